@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The promotion decision for one NUMA-balancing hint fault.
+ *
+ * In tiering mode a page in a lower tier is promoted:
+ *  - at once, when the target node has free space to spare (the bypass);
+ *  - else when its hint-fault latency is below the node's adjusted hot
+ *    threshold and the node's rate limit still has room.
+ *
+ * The decision also fixes what the seeds got wrong: with tiering mode
+ * off a lower-tier page is not promoted by the normal placement rules;
+ * bypass promotions are counted, so that promotions never exceed the
+ * pages counted; and no knob value overflows or switches promotion off.
+ */
+#include <kunit/visibility.h>
+#include <linux/atomic.h>
+#include <linux/array_size.h>
+#include <linux/export.h>
+#include <linux/memtier_promote.h>
+#include <linux/sched/sysctl.h>
+
+/**
+ * memtier_promote_state_init() - set up a target node's state
+ * @state: the state.
+ * @now_ms: the time.
+ */
+void memtier_promote_state_init(struct memtier_promote_state *state,
+				unsigned int now_ms)
+{
+	atomic_long_set(&state->nr_candidates, 0);
+	atomic_long_set(&state->nr_bypass, 0);
+	memtier_ratelimit_init(&state->rl, now_ms, 0);
+	memtier_threshold_reset(&state->th, now_ms, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(memtier_promote_state_init);
+
+/**
+ * memtier_promote_tiering_enabled() - tiering mode was just switched on
+ * @state: a target node's state.
+ * @now_ms: the time.
+ *
+ * The adjusted threshold restarts from the reference.
+ */
+void memtier_promote_tiering_enabled(struct memtier_promote_state *state,
+				     unsigned int now_ms)
+{
+	memtier_threshold_reset(&state->th, now_ms,
+				atomic_long_read(&state->nr_candidates));
+}
+EXPORT_SYMBOL_IF_KUNIT(memtier_promote_tiering_enabled);
+
+/**
+ * memtier_promote_decide() - promote the page of this hint fault?
+ * @state: the target node's state; updated.
+ * @fault: the fault.
+ * @tun: the knobs.
+ *
+ * Context: the NUMA hint fault path; lockless.
+ * Return: the reason; memtier_promote_reason_migrates() tells whether
+ * it means "promote".
+ */
+enum memtier_promote_reason
+memtier_promote_decide(struct memtier_promote_state *state,
+		       const struct memtier_hint_fault *fault,
+		       const struct memtier_promote_tunables *tun)
+{
+	unsigned long nr_cand;
+	unsigned int ref;
+	u64 limit;
+
+	if (fault->src_toptier)
+		return MEMTIER_PROMOTE_TOPTIER;
+	/*
+	 * With tiering mode off, a lower-tier page's last_cpupid may still
+	 * hold a scan time, and the CPU/PID rules would migrate on garbage.
+	 */
+	if (!(fault->mode & NUMA_BALANCING_MEMORY_TIERING))
+		return MEMTIER_PROMOTE_TIERING_OFF;
+
+	if (fault->target_free_space_enough) {
+		atomic_long_add(fault->nr_pages, &state->nr_bypass);
+		/* The workload changed: the threshold learns anew. */
+		memtier_threshold_reset(&state->th, fault->now_ms,
+					atomic_long_read(&state->nr_candidates));
+		return MEMTIER_PROMOTE_BYPASS;
+	}
+
+	ref = memtier_threshold_ref(tun->hot_threshold_ms);
+	limit = memtier_mbps_to_pages(tun->rate_limit_mbps, tun->page_shift);
+	memtier_threshold_adjust(&state->th, fault->now_ms,
+				 atomic_long_read(&state->nr_candidates),
+				 limit, ref, tun->scan_period_max_ms);
+	if (fault->latency_ms >= memtier_threshold_current(&state->th, ref))
+		return MEMTIER_PROMOTE_COLD;
+
+	nr_cand = atomic_long_add_return(fault->nr_pages,
+					 &state->nr_candidates);
+	if (!memtier_ratelimit_allow(&state->rl, fault->now_ms, nr_cand,
+				     fault->nr_pages, limit))
+		return MEMTIER_PROMOTE_RATELIMITED;
+	return MEMTIER_PROMOTE_HOT;
+}
+EXPORT_SYMBOL_IF_KUNIT(memtier_promote_decide);
+
+/**
+ * memtier_promote_reason_migrates() - does the reason mean "promote"?
+ * @reason: a result of memtier_promote_decide().
+ *
+ * Return: true for %MEMTIER_PROMOTE_BYPASS and %MEMTIER_PROMOTE_HOT.
+ * %MEMTIER_PROMOTE_TOPTIER is false here: it hands the fault back to
+ * the normal NUMA balancing placement.
+ */
+bool memtier_promote_reason_migrates(enum memtier_promote_reason reason)
+{
+	return reason == MEMTIER_PROMOTE_BYPASS ||
+	       reason == MEMTIER_PROMOTE_HOT;
+}
+EXPORT_SYMBOL_IF_KUNIT(memtier_promote_reason_migrates);
+
+static const char * const memtier_promote_reason_names[] = {
+	[MEMTIER_PROMOTE_TIERING_OFF] = "tiering_off",
+	[MEMTIER_PROMOTE_TOPTIER] = "toptier",
+	[MEMTIER_PROMOTE_BYPASS] = "bypass",
+	[MEMTIER_PROMOTE_HOT] = "hot",
+	[MEMTIER_PROMOTE_COLD] = "cold",
+	[MEMTIER_PROMOTE_RATELIMITED] = "ratelimited",
+};
+
+/**
+ * memtier_promote_reason_name() - a reason's name, for counters and logs
+ * @reason: a result of memtier_promote_decide().
+ *
+ * Return: a short name, or "invalid".
+ */
+const char *memtier_promote_reason_name(enum memtier_promote_reason reason)
+{
+	if ((unsigned int)reason >= ARRAY_SIZE(memtier_promote_reason_names))
+		return "invalid";
+	return memtier_promote_reason_names[reason];
+}
+EXPORT_SYMBOL_IF_KUNIT(memtier_promote_reason_name);

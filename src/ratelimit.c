@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The promotion rate limit: per target node, at most rate_limit worth of
+ * candidate pages in each 1 s window; past that, hot pages wait for the
+ * next window.
+ *
+ * The window lives beside a cumulative candidate counter, so that the
+ * fault path needs no lock: the first caller to see the window expired
+ * moves it on with a cmpxchg, and only that caller resets its base.
+ */
+#include <kunit/visibility.h>
+#include <linux/atomic.h>
+#include <linux/export.h>
+#include <linux/limits.h>
+#include <linux/memtier_promote.h>
+
+/**
+ * memtier_mbps_to_pages() - a rate limit in pages per second
+ * @mbps: the sysctl value in MB/s; 0 means no limit.
+ * @page_shift: PAGE_SHIFT.
+ *
+ * Computed in 64 bits: the seed's `rate_limit << (20 - PAGE_SHIFT)` on
+ * an unsigned int overflowed for limits of 16 TB/s and more.
+ *
+ * Return: pages per second, U64_MAX for no limit.
+ */
+u64 memtier_mbps_to_pages(unsigned int mbps, unsigned int page_shift)
+{
+	if (!mbps)
+		return U64_MAX;
+	return (u64)mbps << 20 >> page_shift;
+}
+EXPORT_SYMBOL_IF_KUNIT(memtier_mbps_to_pages);
+
+/**
+ * memtier_ratelimit_init() - start the first window
+ * @rl: the window.
+ * @now_ms: the time.
+ * @nr_cand: the node's candidate count now.
+ */
+void memtier_ratelimit_init(struct memtier_ratelimit *rl, unsigned int now_ms,
+			    unsigned long nr_cand)
+{
+	WRITE_ONCE(rl->window_start_ms, now_ms);
+	WRITE_ONCE(rl->window_start_cand, nr_cand);
+}
+EXPORT_SYMBOL_IF_KUNIT(memtier_ratelimit_init);
+
+/**
+ * memtier_ratelimit_allow() - may these candidates be promoted now?
+ * @rl: the target node's window.
+ * @now_ms: the time of the fault.
+ * @nr_cand: the node's candidate count, @nr included.
+ * @nr: the candidate pages of this fault.
+ * @limit_pages: pages per window, from memtier_mbps_to_pages().
+ *
+ * A window is MEMTIER_RATELIMIT_WINDOW_MS long; the first call at least
+ * that long after the window began starts a new one.  Clock wrap is
+ * harmless: only differences of times are used.
+ *
+ * Context: any; concurrent callers for one node are safe.
+ * Return: true while the window's candidates, @nr included, are at most
+ * @limit_pages.
+ */
+bool memtier_ratelimit_allow(struct memtier_ratelimit *rl,
+			     unsigned int now_ms, unsigned long nr_cand,
+			     unsigned long nr, u64 limit_pages)
+{
+	unsigned int start = READ_ONCE(rl->window_start_ms);
+
+	if (now_ms - start >= MEMTIER_RATELIMIT_WINDOW_MS &&
+	    try_cmpxchg(&rl->window_start_ms, &start, now_ms))
+		WRITE_ONCE(rl->window_start_cand, nr_cand - nr);
+
+	return nr_cand - READ_ONCE(rl->window_start_cand) <= limit_pages;
+}
+EXPORT_SYMBOL_IF_KUNIT(memtier_ratelimit_allow);
