@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite memtier_promote: the decision for one hint fault, from the
+ * mode bits, the source tier, the latency, the target's free space and
+ * the knobs; with one named case per seed weakness that it fixes.
+ */
+#include <kunit/test.h>
+#include <linux/memtier_promote.h>
+#include <linux/sched/sysctl.h>
+
+#define TIERING		NUMA_BALANCING_MEMORY_TIERING
+#define NORMAL		NUMA_BALANCING_NORMAL
+
+static const struct memtier_promote_tunables seed_defaults = {
+	.hot_threshold_ms = MEMTIER_HOT_THRESHOLD_DEFAULT_MS,
+	.rate_limit_mbps = MEMTIER_RATE_LIMIT_DEFAULT_MBPS,
+	.scan_period_max_ms = 60000,
+	.page_shift = 12,
+};
+
+static struct memtier_promote_state *new_state(struct kunit *test,
+					       unsigned int now)
+{
+	struct memtier_promote_state *state;
+
+	state = kunit_kzalloc(test, sizeof(*state), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, state);
+	memtier_promote_state_init(state, now);
+	return state;
+}
+
+struct decide_case {
+	const char *name;
+	unsigned int mode;
+	bool src_toptier;
+	bool free_space;
+	unsigned int latency;
+	enum memtier_promote_reason reason;
+};
+
+static const struct decide_case decide_cases[] = {
+	{ "tiering, slow page, hot", TIERING, false, false, 10,
+	  MEMTIER_PROMOTE_HOT },
+	{ "tiering, slow page, 1 ms under threshold", TIERING, false, false,
+	  999, MEMTIER_PROMOTE_HOT },
+	{ "tiering, slow page, exactly at threshold", TIERING, false, false,
+	  1000, MEMTIER_PROMOTE_COLD },
+	{ "tiering, slow page, cold", TIERING, false, false, 4000,
+	  MEMTIER_PROMOTE_COLD },
+	{ "tiering, slow page, cold but free space", TIERING, false, true,
+	  4000, MEMTIER_PROMOTE_BYPASS },
+	{ "tiering, top-tier page", TIERING, true, false, 10,
+	  MEMTIER_PROMOTE_TOPTIER },
+	{ "tiering+normal, slow page, hot", TIERING | NORMAL, false, false,
+	  10, MEMTIER_PROMOTE_HOT },
+	{ "tiering+normal, top-tier page", TIERING | NORMAL, true, true, 10,
+	  MEMTIER_PROMOTE_TOPTIER },
+	{ "normal, slow page", NORMAL, false, false, 10,
+	  MEMTIER_PROMOTE_TIERING_OFF },
+	{ "normal, slow page, free space", NORMAL, false, true, 10,
+	  MEMTIER_PROMOTE_TIERING_OFF },
+	{ "normal, top-tier page", NORMAL, true, false, 10,
+	  MEMTIER_PROMOTE_TOPTIER },
+	{ "balancing off, slow page", 0, false, false, 10,
+	  MEMTIER_PROMOTE_TIERING_OFF },
+};
+
+static void decide_case_desc(const struct decide_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(decide, decide_cases, decide_case_desc);
+
+static void memtier_promote_rules(struct kunit *test)
+{
+	const struct decide_case *c = test->param_value;
+	struct memtier_promote_state *state = new_state(test, 0);
+	struct memtier_hint_fault f = {
+		.mode = c->mode,
+		.src_toptier = c->src_toptier,
+		.target_free_space_enough = c->free_space,
+		.now_ms = 10,
+		.latency_ms = c->latency,
+		.nr_pages = 1,
+	};
+
+	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f,
+						     &seed_defaults),
+			c->reason);
+	/* Only a hot page counts as a candidate; only a bypass as bypass. */
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&state->nr_candidates),
+			c->reason == MEMTIER_PROMOTE_HOT ? 1L : 0L);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&state->nr_bypass),
+			c->reason == MEMTIER_PROMOTE_BYPASS ? 1L : 0L);
+}
+
+static void memtier_promote_reasons(struct kunit *test)
+{
+	static const struct {
+		enum memtier_promote_reason reason;
+		const char *name;
+		bool migrates;
+	} table[] = {
+		{ MEMTIER_PROMOTE_TIERING_OFF, "tiering_off", false },
+		{ MEMTIER_PROMOTE_TOPTIER, "toptier", false },
+		{ MEMTIER_PROMOTE_BYPASS, "bypass", true },
+		{ MEMTIER_PROMOTE_HOT, "hot", true },
+		{ MEMTIER_PROMOTE_COLD, "cold", false },
+		{ MEMTIER_PROMOTE_RATELIMITED, "ratelimited", false },
+	};
+	int i;
+
+	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(table),
+			(size_t)NR_MEMTIER_PROMOTE_REASONS);
+	for (i = 0; i < ARRAY_SIZE(table); i++) {
+		KUNIT_EXPECT_STREQ(test,
+				   memtier_promote_reason_name(table[i].reason),
+				   table[i].name);
+		KUNIT_EXPECT_EQ(test,
+			memtier_promote_reason_migrates(table[i].reason),
+			table[i].migrates);
+	}
+	KUNIT_EXPECT_STREQ(test,
+			   memtier_promote_reason_name(NR_MEMTIER_PROMOTE_REASONS),
+			   "invalid");
+	KUNIT_EXPECT_STREQ(test, memtier_promote_reason_name(-1), "invalid");
+}
+
+/*
+ * Fix: with tiering mode off, the seed let a lower-tier page through to
+ * the CPU/PID placement rules, which then read a scan time as a cpupid.
+ */
+static void memtier_promote_tiering_off_no_promotion(struct kunit *test)
+{
+	struct memtier_promote_state *state = new_state(test, 0);
+	struct memtier_hint_fault f = {
+		.mode = NORMAL, .src_toptier = false,
+		.target_free_space_enough = true, .latency_ms = 0,
+		.nr_pages = 512,
+	};
+	enum memtier_promote_reason r;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		f.now_ms = i * 10;
+		r = memtier_promote_decide(state, &f, &seed_defaults);
+		KUNIT_EXPECT_EQ(test, r, MEMTIER_PROMOTE_TIERING_OFF);
+		KUNIT_EXPECT_FALSE(test, memtier_promote_reason_migrates(r));
+	}
+}
+
+/*
+ * Fix: bypass promotions were not counted, so pgpromote_success could
+ * exceed pgpromote_candidate.  Over a mixed run, every promoted page is
+ * counted, as a candidate or as a bypass.
+ */
+static void memtier_promote_bypass_counted(struct kunit *test)
+{
+	struct memtier_promote_state *state = new_state(test, 0);
+	struct memtier_promote_tunables tun = seed_defaults;
+	struct memtier_hint_fault f = { .mode = TIERING };
+	unsigned long promoted = 0;
+	enum memtier_promote_reason r;
+	unsigned int i;
+
+	tun.rate_limit_mbps = 1;	/* 256 pages/s: the limit bites */
+	for (i = 0; i < 5000; i++) {
+		f.now_ms = i * 2;
+		f.latency_ms = (i * 7919) % 2000;
+		f.target_free_space_enough = (i / 500) % 3 == 0;
+		f.nr_pages = i % 5 ? 1 : 512;
+		r = memtier_promote_decide(state, &f, &tun);
+		if (memtier_promote_reason_migrates(r))
+			promoted += f.nr_pages;
+	}
+	KUNIT_EXPECT_GT(test, atomic_long_read(&state->nr_bypass), 0L);
+	KUNIT_EXPECT_LE(test, promoted,
+			(unsigned long)atomic_long_read(&state->nr_candidates) +
+			atomic_long_read(&state->nr_bypass));
+}
+
+/* Bypass restarts the threshold from the reference. */
+static void memtier_promote_bypass_resets_threshold(struct kunit *test)
+{
+	struct memtier_promote_state *state = new_state(test, 0);
+	struct memtier_hint_fault f = {
+		.mode = TIERING, .target_free_space_enough = true,
+		.now_ms = 5000, .nr_pages = 1,
+	};
+
+	state->th.threshold_ms = 250;
+	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f,
+						     &seed_defaults),
+			MEMTIER_PROMOTE_BYPASS);
+	KUNIT_EXPECT_EQ(test, state->th.threshold_ms, 0u);
+	KUNIT_EXPECT_EQ(test, state->th.period_start_ms, 5000u);
+}
+
+static void memtier_promote_tiering_enabled_resets(struct kunit *test)
+{
+	struct memtier_promote_state *state = new_state(test, 0);
+
+	atomic_long_set(&state->nr_candidates, 99);
+	state->th.threshold_ms = 375;
+	memtier_promote_tiering_enabled(state, 1234);
+	KUNIT_EXPECT_EQ(test, state->th.threshold_ms, 0u);
+	KUNIT_EXPECT_EQ(test, state->th.period_start_ms, 1234u);
+	KUNIT_EXPECT_EQ(test, state->th.period_start_cand, 99ul);
+}
+
+/* Hot pages past the rate limit wait for the next window. */
+static void memtier_promote_ratelimited(struct kunit *test)
+{
+	struct memtier_promote_state *state = new_state(test, 0);
+	struct memtier_promote_tunables tun = seed_defaults;
+	struct memtier_hint_fault f = {
+		.mode = TIERING, .latency_ms = 5, .nr_pages = 1,
+	};
+	int i;
+
+	tun.rate_limit_mbps = 1;	/* 256 pages per window */
+	for (i = 0; i < 256; i++) {
+		f.now_ms = i;
+		KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+				MEMTIER_PROMOTE_HOT);
+	}
+	f.now_ms = 999;
+	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+			MEMTIER_PROMOTE_RATELIMITED);
+	f.now_ms = 1000;
+	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+			MEMTIER_PROMOTE_HOT);
+	/* Refused candidates count too, as pgpromote_candidate did. */
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&state->nr_candidates), 258L);
+}
+
+/* The adjusted threshold, not the knob, decides once it has moved. */
+static void memtier_promote_uses_adjusted_threshold(struct kunit *test)
+{
+	struct memtier_promote_state *state = new_state(test, 0);
+	struct memtier_hint_fault f = {
+		.mode = TIERING, .now_ms = 10, .nr_pages = 1,
+	};
+
+	state->th.threshold_ms = 250;
+	f.latency_ms = 249;
+	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f,
+						     &seed_defaults),
+			MEMTIER_PROMOTE_HOT);
+	f.latency_ms = 250;
+	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f,
+						     &seed_defaults),
+			MEMTIER_PROMOTE_COLD);
+}
+
+struct knob_case {
+	const char *name;
+	struct memtier_promote_tunables tun;
+	unsigned int hot_latency;	/* must promote */
+	unsigned int cold_latency;	/* must not */
+};
+
+static const struct knob_case knob_cases[] = {
+	{ "rate limit 0 MB/s", { 1000, 0, 60000, 12 }, 999, 1000 },
+	{ "rate limit 4294967295 MB/s", { 1000, U32_MAX, 60000, 12 }, 999,
+	  1000 },
+	{ "hot threshold 0 ms", { 0, 65536, 60000, 12 }, 999, 1000 },
+	{ "hot threshold 1 ms", { 1, 65536, 60000, 12 }, 0, 1 },
+	{ "hot threshold 7 ms", { 7, 65536, 60000, 12 }, 6, 7 },
+	{ "hot threshold 4294967295 ms", { U32_MAX, 65536, 60000, 12 },
+	  U32_MAX - 1, U32_MAX },
+	{ "scan period 4294967295 ms", { 1000, 65536, U32_MAX, 12 }, 999,
+	  1000 },
+	{ "scan period 0 ms", { 1000, 65536, 0, 12 }, 999, 1000 },
+	{ "64K pages", { 1000, 65536, 60000, 16 }, 999, 1000 },
+};
+
+static void knob_case_desc(const struct knob_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(knob, knob_cases, knob_case_desc);
+
+/*
+ * Fix: no value the knobs accept overflows or silently switches
+ * promotion off: hot pages are promoted, cold ones are not, and a
+ * sustained load keeps promoting across windows and periods.
+ */
+static void memtier_promote_knob_values(struct kunit *test)
+{
+	const struct knob_case *c = test->param_value;
+	struct memtier_promote_state *state = new_state(test, 0);
+	struct memtier_hint_fault f = { .mode = TIERING, .nr_pages = 1 };
+	unsigned long promoted = 0;
+	unsigned int t;
+
+	f.now_ms = 1;
+	f.latency_ms = c->cold_latency;
+	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &c->tun),
+			MEMTIER_PROMOTE_COLD);
+	f.latency_ms = c->hot_latency;
+	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &c->tun),
+			MEMTIER_PROMOTE_HOT);
+
+	/* Ten minutes of one hot fault per 10 ms. */
+	for (t = 0; t < 600000; t += 10) {
+		f.now_ms = 2 + t;
+		f.latency_ms = 0;
+		if (memtier_promote_reason_migrates(
+			memtier_promote_decide(state, &f, &c->tun)))
+			promoted++;
+	}
+	/* 100 faults/s is below every limit here: all are promoted. */
+	KUNIT_EXPECT_EQ(test, promoted, 60000ul);
+}
+
+static struct kunit_case memtier_promote_cases[] = {
+	KUNIT_CASE_PARAM(memtier_promote_rules, decide_gen_params),
+	KUNIT_CASE(memtier_promote_reasons),
+	KUNIT_CASE(memtier_promote_tiering_off_no_promotion),
+	KUNIT_CASE(memtier_promote_bypass_counted),
+	KUNIT_CASE(memtier_promote_bypass_resets_threshold),
+	KUNIT_CASE(memtier_promote_tiering_enabled_resets),
+	KUNIT_CASE(memtier_promote_ratelimited),
+	KUNIT_CASE(memtier_promote_uses_adjusted_threshold),
+	KUNIT_CASE_PARAM(memtier_promote_knob_values, knob_gen_params),
+	{}
+};
+
+static struct kunit_suite memtier_promote_suite = {
+	.name = "memtier_promote",
+	.test_cases = memtier_promote_cases,
+};
+
+kunit_test_suite(memtier_promote_suite);

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite memtier_threshold: the hot threshold adjusting itself so
+ * that the candidates match the rate limit; its band, bounds and period,
+ * two closed loops, and every knob value that used to overflow or stick.
+ */
+#include <kunit/test.h>
+#include <linux/memtier_promote.h>
+
+static void memtier_threshold_defaults(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, MEMTIER_HOT_THRESHOLD_DEFAULT_MS, 1000);
+	KUNIT_EXPECT_EQ(test, MEMTIER_THRESHOLD_ADJUST_STEPS, 16);
+	KUNIT_EXPECT_EQ(test, memtier_threshold_ref(1000), 1000u);
+	KUNIT_EXPECT_EQ(test, memtier_threshold_unit(1000), 125u);
+	KUNIT_EXPECT_EQ(test, memtier_threshold_max(1000), 2000u);
+}
+
+struct unit_case {
+	unsigned int ref, unit, max;
+};
+
+static const struct unit_case unit_cases[] = {
+	{ 1, 1, 2 },		/* the seed's unit was 0 below 8 ms */
+	{ 7, 1, 14 },
+	{ 8, 1, 16 },
+	{ 15, 1, 30 },
+	{ 16, 2, 32 },
+	{ 1000, 125, 2000 },
+	{ 1001, 125, 2002 },
+	{ U32_MAX, U32_MAX / 8, U32_MAX },	/* 2 * ref saturates */
+};
+
+static void unit_case_desc(const struct unit_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "ref %u ms", c->ref);
+}
+
+KUNIT_ARRAY_PARAM(unit, unit_cases, unit_case_desc);
+
+static void memtier_threshold_unit_and_bounds(struct kunit *test)
+{
+	const struct unit_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, memtier_threshold_unit(c->ref), c->unit);
+	KUNIT_EXPECT_EQ(test, memtier_threshold_max(c->ref), c->max);
+}
+
+/* Fix: hot_threshold_ms = 0 is the default, not "nothing is hot". */
+static void memtier_threshold_knob_zero_is_default(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, memtier_threshold_ref(0),
+			(unsigned int)MEMTIER_HOT_THRESHOLD_DEFAULT_MS);
+	KUNIT_EXPECT_EQ(test, memtier_threshold_ref(1), 1u);
+	KUNIT_EXPECT_EQ(test, memtier_threshold_ref(U32_MAX), U32_MAX);
+}
+
+static void memtier_threshold_current_clamped(struct kunit *test)
+{
+	struct memtier_threshold th;
+
+	memtier_threshold_reset(&th, 0, 0);
+	KUNIT_EXPECT_EQ(test, memtier_threshold_current(&th, 1000), 1000u);
+	th.threshold_ms = 500;
+	KUNIT_EXPECT_EQ(test, memtier_threshold_current(&th, 1000), 500u);
+	/* The knob moved since: the learnt value is kept within its bounds. */
+	KUNIT_EXPECT_EQ(test, memtier_threshold_current(&th, 100), 200u);
+	KUNIT_EXPECT_EQ(test, memtier_threshold_current(&th, 10000), 1250u);
+}
+
+/* 1000 candidate pages per 1000 ms period: the band is [900, 1100]. */
+#define BAND_LIMIT	1000
+#define BAND_PERIOD	1000
+
+struct band_case {
+	unsigned long diff;
+	unsigned int before, after;
+};
+
+static const struct band_case band_cases[] = {
+	{ 5000, 1000, 875 },
+	{ 1101, 1000, 875 },	/* just over 110%: lower */
+	{ 1100, 1000, 1000 },	/* exactly 110%: keep */
+	{ 1000, 1000, 1000 },
+	{ 900, 1000, 1000 },	/* exactly 90%: keep */
+	{ 899, 1000, 1125 },	/* just under 90%: raise */
+	{ 0, 1000, 1125 },
+	{ 5000, 125, 125 },	/* at the lower bound */
+	{ 5000, 200, 125 },	/* never below one unit */
+	{ 0, 2000, 2000 },	/* at the upper bound */
+	{ 0, 1950, 2000 },	/* never above 2 * ref */
+};
+
+static void band_case_desc(const struct band_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%lu candidates at %u ms",
+		 c->diff, c->before);
+}
+
+KUNIT_ARRAY_PARAM(band, band_cases, band_case_desc);
+
+static void memtier_threshold_band(struct kunit *test)
+{
+	const struct band_case *c = test->param_value;
+	struct memtier_threshold th;
+
+	memtier_threshold_reset(&th, 0, 777);
+	th.threshold_ms = c->before;
+	KUNIT_EXPECT_TRUE(test, memtier_threshold_adjust(&th, BAND_PERIOD + 1,
+							 777 + c->diff,
+							 BAND_LIMIT, 1000,
+							 BAND_PERIOD));
+	KUNIT_EXPECT_EQ(test, th.threshold_ms, c->after);
+	KUNIT_EXPECT_EQ(test, th.period_start_ms, BAND_PERIOD + 1u);
+	KUNIT_EXPECT_EQ(test, th.period_start_cand, 777 + c->diff);
+}
+
+/* As in the seed, a period ends strictly after period_ms. */
+static void memtier_threshold_period_edge(struct kunit *test)
+{
+	struct memtier_threshold th;
+
+	memtier_threshold_reset(&th, 100, 0);
+	KUNIT_EXPECT_FALSE(test, memtier_threshold_adjust(&th, 100 + 1000,
+							  5000, 1000, 1000,
+							  1000));
+	KUNIT_EXPECT_EQ(test, th.threshold_ms, 0u);
+	KUNIT_EXPECT_TRUE(test, memtier_threshold_adjust(&th, 100 + 1001,
+							 5000, 1000, 1000,
+							 1000));
+	KUNIT_EXPECT_EQ(test, th.threshold_ms, 875u);
+	/* A second caller in the same ms finds the new period started. */
+	KUNIT_EXPECT_FALSE(test, memtier_threshold_adjust(&th, 100 + 1001,
+							  99999, 1000, 1000,
+							  1000));
+	KUNIT_EXPECT_EQ(test, th.threshold_ms, 875u);
+}
+
+static void memtier_threshold_clock_wraps(struct kunit *test)
+{
+	struct memtier_threshold th;
+
+	memtier_threshold_reset(&th, U32_MAX - 400, 0);
+	KUNIT_EXPECT_FALSE(test, memtier_threshold_adjust(&th, 500, 5000,
+							  1000, 1000, 1000));
+	KUNIT_EXPECT_TRUE(test, memtier_threshold_adjust(&th, 601, 5000,
+							 1000, 1000, 1000));
+	KUNIT_EXPECT_EQ(test, th.threshold_ms, 875u);
+}
+
+static void memtier_threshold_reset_forgets(struct kunit *test)
+{
+	struct memtier_threshold th;
+
+	memtier_threshold_reset(&th, 0, 0);
+	th.threshold_ms = 250;
+	memtier_threshold_reset(&th, 42, 4242);
+	KUNIT_EXPECT_EQ(test, th.threshold_ms, 0u);
+	KUNIT_EXPECT_EQ(test, memtier_threshold_current(&th, 1000), 1000u);
+	KUNIT_EXPECT_EQ(test, th.period_start_ms, 42u);
+	KUNIT_EXPECT_EQ(test, th.period_start_cand, 4242ul);
+}
+
+/*
+ * A workload model for the closed loops: a hot set whose pages fault
+ * back within 100 ms, making exactly the rate limit's worth of candidates
+ * per period, and a warm tail spread over 300-1000 ms latencies making
+ * twice as many more.  At the default 1000 ms threshold the candidates
+ * are 3x the limit; any threshold in [100, 300] ms selects the hot set
+ * alone.
+ */
+static u64 model_candidates(u64 ref_cand, unsigned int th)
+{
+	if (th < 100)
+		return ref_cand * th / 100;
+	if (th <= 300)
+		return ref_cand;
+	if (th >= 1000)
+		return 3 * ref_cand;
+	return ref_cand + 2 * ref_cand * (th - 300) / 700;
+}
+
+static void memtier_threshold_closed_loop_3x(struct kunit *test)
+{
+	/* The seeds' defaults: 65536 MB/s, 1000 ms, 60 s periods. */
+	const u64 limit = memtier_mbps_to_pages(65536, 12);
+	const unsigned int period = 60000;
+	const u64 ref_cand = limit * period / 1000;
+	struct memtier_threshold th;
+	unsigned long cand = 0;
+	unsigned int now = 0, cur;
+	int p, settled = -1;
+	u64 made;
+
+	memtier_threshold_reset(&th, now, cand);
+	KUNIT_EXPECT_EQ(test, model_candidates(ref_cand, 1000), 3 * ref_cand);
+	for (p = 0; p < 20; p++) {
+		cur = memtier_threshold_current(&th, 1000);
+		made = model_candidates(ref_cand, cur);
+		if (settled < 0 && made * 10 >= ref_cand * 9 &&
+		    made * 10 <= ref_cand * 11)
+			settled = p;
+		if (settled >= 0) {
+			/* Once within ±10% it stays there. */
+			KUNIT_EXPECT_GE(test, made * 10, ref_cand * 9);
+			KUNIT_EXPECT_LE(test, made * 10, ref_cand * 11);
+		}
+		cand += made;
+		now += period + 1;
+		KUNIT_ASSERT_TRUE(test, memtier_threshold_adjust(&th, now,
+					cand, limit, 1000, period));
+		/* Over the limit, it never rises. */
+		if (settled < 0)
+			KUNIT_EXPECT_LT(test,
+					memtier_threshold_current(&th, 1000),
+					cur);
+	}
+	KUNIT_EXPECT_GE(test, settled, 0);
+	/* 1000 ms down to 250 ms takes six steps of 125 ms. */
+	KUNIT_EXPECT_LE(test, settled, 6);
+	KUNIT_EXPECT_EQ(test, memtier_threshold_current(&th, 1000), 250u);
+}
+
+static void memtier_threshold_closed_loop_half(struct kunit *test)
+{
+	const u64 limit = 1000;
+	const unsigned int period = 1000;
+	struct memtier_threshold th;
+	unsigned long cand = 0;
+	unsigned int now = 0, prev = 1000, cur;
+	int p;
+
+	memtier_threshold_reset(&th, now, cand);
+	for (p = 0; p < 12; p++) {
+		cand += limit / 2;
+		now += period + 1;
+		KUNIT_ASSERT_TRUE(test, memtier_threshold_adjust(&th, now,
+					cand, limit, 1000, period));
+		cur = memtier_threshold_current(&th, 1000);
+		KUNIT_EXPECT_EQ(test, cur, min(prev + 125, 2000u));
+		prev = cur;
+	}
+	/* 1000 ms up to the 2000 ms bound in eight steps, and held there. */
+	KUNIT_EXPECT_EQ(test, prev, 2000u);
+}
+
+/* Fix: with a 1 ms or 7 ms knob the seed's step was 0 and nothing moved. */
+static void memtier_threshold_small_knob_moves(struct kunit *test)
+{
+	static const unsigned int refs[] = { 1, 7 };
+	struct memtier_threshold th;
+	unsigned int now, i;
+	int p;
+
+	for (i = 0; i < ARRAY_SIZE(refs); i++) {
+		memtier_threshold_reset(&th, 0, 0);
+		now = 0;
+		for (p = 0; p < 20; p++) {
+			now += 1001;
+			memtier_threshold_adjust(&th, now, 0, 1000, refs[i],
+						 1000);
+		}
+		KUNIT_EXPECT_EQ(test, memtier_threshold_current(&th, refs[i]),
+				2 * refs[i]);
+		for (p = 0; p < 20; p++) {
+			now += 1001;
+			memtier_threshold_adjust(&th, now, 100000ul * (p + 1),
+						 1000, refs[i], 1000);
+		}
+		KUNIT_EXPECT_EQ(test, memtier_threshold_current(&th, refs[i]),
+				1u);
+	}
+}
+
+/*
+ * Fix: the largest rate limit times the largest period is 2^40 pages/s
+ * times 2^32 ms, past 64 bits in the seed's product; and a period of
+ * U32_MAX ms could never end.
+ */
+static void memtier_threshold_huge_period(struct kunit *test)
+{
+	const u64 limit = memtier_mbps_to_pages(U32_MAX, 12);
+	/* limit * S32_MAX / 1000, the candidates the limit allows. */
+	const u64 ref_cand = 2361183239785555165ull;
+	struct memtier_threshold th;
+	unsigned int start = 1000;
+
+	KUNIT_EXPECT_EQ(test, limit, 0xffffffff00ull);
+	memtier_threshold_reset(&th, start, 0);
+	KUNIT_EXPECT_FALSE(test, memtier_threshold_adjust(&th,
+				start + MEMTIER_THRESHOLD_PERIOD_MAX_MS, 1,
+				limit, 1000, U32_MAX));
+	KUNIT_EXPECT_TRUE(test, memtier_threshold_adjust(&th,
+				start + MEMTIER_THRESHOLD_PERIOD_MAX_MS + 1, 1,
+				limit, 1000, U32_MAX));
+	/* Far below the limit: raise. */
+	KUNIT_EXPECT_EQ(test, th.threshold_ms, 1125u);
+
+	/* Just over 110% of the unwrapped product: lower. */
+	start = th.period_start_ms;
+	KUNIT_EXPECT_TRUE(test, memtier_threshold_adjust(&th,
+				start + MEMTIER_THRESHOLD_PERIOD_MAX_MS + 1,
+				1 + ref_cand + ref_cand / 10 + 1, limit, 1000,
+				U32_MAX));
+	KUNIT_EXPECT_EQ(test, th.threshold_ms, 1000u);
+}
+
+/* No rate limit: candidates are never too many, the threshold rises. */
+static void memtier_threshold_unlimited_rises(struct kunit *test)
+{
+	struct memtier_threshold th;
+	unsigned int now = 0;
+	int p;
+
+	memtier_threshold_reset(&th, 0, 0);
+	for (p = 0; p < 10; p++) {
+		now += 1001;
+		KUNIT_ASSERT_TRUE(test, memtier_threshold_adjust(&th, now,
+					ULONG_MAX / 2 * (p & 1), U64_MAX, 1000,
+					1000));
+	}
+	KUNIT_EXPECT_EQ(test, th.threshold_ms, 2000u);
+}
+
+static struct kunit_case memtier_threshold_cases[] = {
+	KUNIT_CASE(memtier_threshold_defaults),
+	KUNIT_CASE_PARAM(memtier_threshold_unit_and_bounds, unit_gen_params),
+	KUNIT_CASE(memtier_threshold_knob_zero_is_default),
+	KUNIT_CASE(memtier_threshold_current_clamped),
+	KUNIT_CASE_PARAM(memtier_threshold_band, band_gen_params),
+	KUNIT_CASE(memtier_threshold_period_edge),
+	KUNIT_CASE(memtier_threshold_clock_wraps),
+	KUNIT_CASE(memtier_threshold_reset_forgets),
+	KUNIT_CASE(memtier_threshold_closed_loop_3x),
+	KUNIT_CASE(memtier_threshold_closed_loop_half),
+	KUNIT_CASE(memtier_threshold_small_knob_moves),
+	KUNIT_CASE(memtier_threshold_huge_period),
+	KUNIT_CASE(memtier_threshold_unlimited_rises),
+	{}
+};
+
+static struct kunit_suite memtier_threshold_suite = {
+	.name = "memtier_threshold",
+	.test_cases = memtier_threshold_cases,
+};
+
+kunit_test_suite(memtier_threshold_suite);
