@@ -9,6 +9,12 @@ REPO		:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 MEMTIER_CACHE	?= $(HOME)/.cache/memtier
 KSRC		?= $(MEMTIER_CACHE)/linux-6.12
 KUNIT_BUILD	?= $(MEMTIER_CACHE)/build-kunit
+E2E_KSRC	?= $(MEMTIER_CACHE)/linux-e2e
+E2E_BUILD	?= $(MEMTIER_CACHE)/build-e2e
+OUT		?= $(REPO)/out
+E2E_MACHINES	?= a b c
+BZIMAGE		:= $(E2E_BUILD)/arch/x86/boot/bzImage
+INITRAMFS	:= $(OUT)/e2e-initramfs.cpio
 JOBS		?= $(shell nproc)
 KUNIT_TIMEOUT	?= 900
 
@@ -19,10 +25,13 @@ KUNIT_CMD = ./tools/testing/kunit/kunit.py run --arch=x86_64 \
 	--jobs=$(JOBS) --timeout=$(KUNIT_TIMEOUT) \
 	--make_options CC="ccache gcc"
 
-.PHONY: help deps tree kunit test
+.PHONY: help deps tree kunit e2e-tree kernel initramfs e2e run test
 
 help:
 	@echo "make kunit   build the KUnit kernel and run every memtier_ suite in QEMU"
+	@echo "make kernel  build 6.12 with kernel-integration/patches, print its bzImage"
+	@echo "make e2e     boot that kernel on machines $(E2E_MACHINES) and run the guest checks"
+	@echo "make run     the main job: the three-tier machine, tiers, targets, a hot/cold workload"
 	@echo "make test    everything CI runs (the README's test command)"
 	@echo "Cache: MEMTIER_CACHE=$(MEMTIER_CACHE)"
 
@@ -38,4 +47,26 @@ kunit: tree
 	@$(REPO)/scripts/timed.sh kunit $(REPO)/scripts/run-kunit.sh \
 		$(KSRC) $(KUNIT_BUILD)/kunit.json $(KUNIT_CMD)
 
-test: kunit
+e2e-tree: deps
+	@$(REPO)/scripts/prepare-e2e-tree.sh $(REPO) $(E2E_KSRC)
+
+kernel: e2e-tree
+	@$(REPO)/scripts/timed.sh kernel $(REPO)/scripts/build-kernel.sh \
+		$(E2E_KSRC) $(E2E_BUILD) $(REPO)/kernel-integration/e2e.config \
+		>$(E2E_BUILD).log 2>&1 || { tail -40 $(E2E_BUILD).log; exit 1; }
+	@tail -1 $(E2E_BUILD).log
+	@echo "kernel: $(BZIMAGE)"
+
+initramfs: deps
+	@mkdir -p $(OUT)
+	@$(REPO)/kernel-integration/e2e/mkinitramfs.sh $(INITRAMFS)
+
+e2e: kernel initramfs
+	@$(REPO)/scripts/timed.sh e2e $(REPO)/kernel-integration/e2e/run-e2e.sh \
+		$(BZIMAGE) $(INITRAMFS) $(OUT)/e2e check $(E2E_MACHINES)
+
+run: kernel initramfs
+	@$(REPO)/kernel-integration/e2e/run-e2e.sh \
+		$(BZIMAGE) $(INITRAMFS) $(OUT)/run run c
+
+test: kunit e2e

@@ -357,7 +357,7 @@ static void memtier_demotion_follows_moves(struct kunit *test)
 
 	/* Node 1 up to 300: it now demotes to node 0, then node 2. */
 	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 1,
-							    300));
+							   300));
 	snap = fake_snapshot(test, reg, fm);
 	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 1, 0), 0);
 	memtier_allowed_targets(snap, 1, &got);
@@ -368,7 +368,7 @@ static void memtier_demotion_follows_moves(struct kunit *test)
 
 	/* Node 1 down to 50: now it is the bottom, node 2 demotes to it. */
 	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 1,
-							    50));
+							   50));
 	snap = fake_snapshot(test, reg, fm);
 	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 1, 0),
 			NUMA_NO_NODE);
@@ -378,7 +378,7 @@ static void memtier_demotion_follows_moves(struct kunit *test)
 
 	/* And back: the first snapshot's targets again. */
 	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 1,
-							    200));
+							   200));
 	snap = fake_snapshot(test, reg, fm);
 	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 1, 0), 2);
 	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 2, 0),

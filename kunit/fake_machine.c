@@ -84,15 +84,14 @@ struct memtier_registry *fake_registry_new(struct kunit *test)
 void fake_place(struct kunit *test, struct memtier_registry *reg,
 		struct fake_machine *fm, const int *tier_of_node)
 {
-	int node;
+	int node, ret;
 
 	for (node = 0; node < fm->nr_nodes; node++) {
 		if (tier_of_node[node] == MEMTIER_NO_TIER)
 			continue;
-		KUNIT_ASSERT_EQ_MSG(test, 0,
-				    memtier_registry_set_node(reg, &fm->topo,
-						node, tier_of_node[node]),
-				    "node %d tier %d", node,
+		ret = memtier_registry_set_node(reg, &fm->topo, node,
+						tier_of_node[node]);
+		KUNIT_ASSERT_EQ_MSG(test, 0, ret, "node %d tier %d", node,
 				    tier_of_node[node]);
 	}
 }
@@ -173,7 +172,7 @@ void fake_registry_check(struct kunit *test, struct memtier_registry *reg,
 	}
 	for (node = 0; node < MAX_NUMNODES; node++)
 		KUNIT_EXPECT_EQ(test, node_isset(node, seen),
-				reg->node_tier[node] != NULL);
+				!!reg->node_tier[node]);
 }
 
 MODULE_DESCRIPTION("KUnit suites for the memory tiering core");

@@ -109,6 +109,7 @@ static void memtier_promote_reasons(struct kunit *test)
 		{ MEMTIER_PROMOTE_COLD, "cold", false },
 		{ MEMTIER_PROMOTE_RATELIMITED, "ratelimited", false },
 	};
+	bool migrates;
 	int i;
 
 	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(table),
@@ -117,9 +118,8 @@ static void memtier_promote_reasons(struct kunit *test)
 		KUNIT_EXPECT_STREQ(test,
 				   memtier_promote_reason_name(table[i].reason),
 				   table[i].name);
-		KUNIT_EXPECT_EQ(test,
-			memtier_promote_reason_migrates(table[i].reason),
-			table[i].migrates);
+		migrates = memtier_promote_reason_migrates(table[i].reason);
+		KUNIT_EXPECT_EQ(test, migrates, table[i].migrates);
 	}
 	KUNIT_EXPECT_STREQ(test,
 			   memtier_promote_reason_name(NR_MEMTIER_PROMOTE_REASONS),
@@ -293,6 +293,7 @@ static void memtier_promote_knob_values(struct kunit *test)
 	const struct knob_case *c = test->param_value;
 	struct memtier_promote_state *state = new_state(test, 0);
 	struct memtier_hint_fault f = { .mode = TIERING, .nr_pages = 1 };
+	enum memtier_promote_reason reason;
 	unsigned long promoted = 0;
 	unsigned int t;
 
@@ -308,8 +309,8 @@ static void memtier_promote_knob_values(struct kunit *test)
 	for (t = 0; t < 600000; t += 10) {
 		f.now_ms = 2 + t;
 		f.latency_ms = 0;
-		if (memtier_promote_reason_migrates(
-			memtier_promote_decide(state, &f, &c->tun)))
+		reason = memtier_promote_decide(state, &f, &c->tun);
+		if (memtier_promote_reason_migrates(reason))
 			promoted++;
 	}
 	/* 100 faults/s is below every limit here: all are promoted. */

@@ -139,13 +139,15 @@ static void prop_check(struct kunit *test, struct memtier_registry *reg,
 		/* Top-tier nodes form an upper set of tiers... */
 		for (other = 0; other < fm->nr_nodes; other++) {
 			int t = memtier_registry_node_tier(reg, other);
+			bool is_top;
 
 			if (tier == MEMTIER_NO_TIER || t == MEMTIER_NO_TIER ||
 			    t < tier)
 				continue;
-			if (memtier_node_is_toptier(snap, node))
-				KUNIT_EXPECT_TRUE(test,
-					memtier_node_is_toptier(snap, other));
+			if (memtier_node_is_toptier(snap, node)) {
+				is_top = memtier_node_is_toptier(snap, other);
+				KUNIT_EXPECT_TRUE(test, is_top);
+			}
 		}
 		/* ...starting at the highest tier with CPUs, else the highest. */
 		KUNIT_EXPECT_EQ_MSG(test, memtier_node_is_toptier(snap, node),
@@ -158,7 +160,7 @@ static void memtier_property_random_topologies(struct kunit *test)
 {
 	u8 *roles, *dist;
 	struct rnd_state rs;
-	int round, move, node, id;
+	int round, move, node, id, ret;
 
 	roles = kunit_kzalloc(test, MAX_NUMNODES, GFP_KERNEL);
 	dist = kunit_kzalloc(test, PROP_MAX_NODES * PROP_MAX_NODES,
@@ -175,10 +177,9 @@ static void memtier_property_random_topologies(struct kunit *test)
 		for (node = 0; node < fm->nr_nodes; node++) {
 			if (!node_isset(node, fm->topo.memory_nodes))
 				continue;
-			KUNIT_ASSERT_EQ(test, 0,
-					memtier_registry_set_node(reg,
-						&fm->topo, node,
-						prop_tier_id(&rs)));
+			ret = memtier_registry_set_node(reg, &fm->topo, node,
+							prop_tier_id(&rs));
+			KUNIT_ASSERT_EQ(test, 0, ret);
 		}
 		memtier_snapshot_build(snap, reg, &fm->topo);
 		prop_check(test, reg, fm, snap, &rs);
@@ -186,14 +187,12 @@ static void memtier_property_random_topologies(struct kunit *test)
 		for (move = 0; move < PROP_MOVES; move++) {
 			node = prop_below(&rs, fm->nr_nodes);
 			id = prop_tier_id(&rs);
+			ret = memtier_registry_set_node(reg, &fm->topo,
+							node, id);
 			if (node_isset(node, fm->topo.memory_nodes))
-				KUNIT_EXPECT_EQ(test, 0,
-						memtier_registry_set_node(reg,
-							&fm->topo, node, id));
+				KUNIT_EXPECT_EQ(test, 0, ret);
 			else
-				KUNIT_EXPECT_EQ(test, -ENODEV,
-						memtier_registry_set_node(reg,
-							&fm->topo, node, id));
+				KUNIT_EXPECT_EQ(test, -ENODEV, ret);
 			memtier_snapshot_build(snap, reg, &fm->topo);
 			prop_check(test, reg, fm, snap, &rs);
 		}

@@ -113,12 +113,12 @@ static void memtier_ratelimit_windows(struct kunit *test)
 		memtier_ratelimit_init(&rl, starts[s], cand);
 		for (i = 0; i < c->nr_steps; i++) {
 			const struct window_step *st = &c->steps[i];
+			bool got;
 
-			KUNIT_EXPECT_EQ_MSG(test,
-				feed(&rl, &cand, starts[s] + st->at_ms, st->nr,
-				     c->limit),
-				st->allowed, "start %#x step %d", starts[s],
-				i);
+			got = feed(&rl, &cand, starts[s] + st->at_ms, st->nr,
+				   c->limit);
+			KUNIT_EXPECT_EQ_MSG(test, got, st->allowed,
+					    "start %#x step %d", starts[s], i);
 		}
 	}
 }

@@ -63,7 +63,7 @@ static void memtier_registry_add_keeps_driver_tier(struct kunit *test)
 
 	/* dax/kmem places its node before the node comes online. */
 	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 2,
-							    MEMORY_TIER_PMEM));
+							   MEMORY_TIER_PMEM));
 	KUNIT_EXPECT_EQ(test, 0, memtier_registry_add_node(reg, &fm->topo, 2));
 	KUNIT_EXPECT_EQ(test, memtier_registry_node_tier(reg, 2), 100);
 	KUNIT_EXPECT_NULL(test, memtier_registry_find(reg, 200));
@@ -111,21 +111,21 @@ static void memtier_registry_move_up_down_back(struct kunit *test)
 	fake_place(test, reg, fm, tiers);
 
 	KUNIT_EXPECT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 2,
-							    300));
+							   300));
 	KUNIT_EXPECT_EQ(test, memtier_registry_node_tier(reg, 2), 300);
 	KUNIT_EXPECT_NODEMASK_EQ(test, memtier_registry_find(reg, 200)->nodes,
 				 FAKE_MASK(0, 1, 3));
 	fake_registry_check(test, reg, fm);
 
 	KUNIT_EXPECT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 2,
-							    100));
+							   100));
 	KUNIT_EXPECT_EQ(test, memtier_registry_node_tier(reg, 2), 100);
 	/* Its only node left: tier 300 is gone. */
 	KUNIT_EXPECT_NULL(test, memtier_registry_find(reg, 300));
 	fake_registry_check(test, reg, fm);
 
 	KUNIT_EXPECT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 2,
-							    200));
+							   200));
 	KUNIT_EXPECT_EQ(test, memtier_registry_node_tier(reg, 2), 200);
 	KUNIT_EXPECT_NULL(test, memtier_registry_find(reg, 100));
 	KUNIT_EXPECT_NODEMASK_EQ(test, memtier_registry_find(reg, 200)->nodes,
@@ -144,10 +144,10 @@ static void memtier_registry_move_to_same_tier(struct kunit *test)
 	struct memtier_tier *tier;
 
 	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 3,
-							    100));
+							   100));
 	tier = memtier_registry_find(reg, 100);
 	KUNIT_EXPECT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 3,
-							    100));
+							   100));
 	/* The same tier object: it was neither freed nor recreated. */
 	KUNIT_EXPECT_PTR_EQ(test, memtier_registry_find(reg, 100), tier);
 	KUNIT_EXPECT_TRUE(test, list_is_singular(&reg->tiers));
@@ -210,7 +210,7 @@ static void memtier_registry_tier_id_range(struct kunit *test)
 	struct memtier_registry *reg = fake_registry_new(test);
 
 	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 2,
-							    100));
+							   100));
 	KUNIT_EXPECT_EQ(test, c->ret,
 			memtier_registry_set_node(reg, &fm->topo, 2, c->id));
 	KUNIT_EXPECT_EQ(test, memtier_tier_id_valid(c->id), c->ret == 0);
@@ -385,14 +385,14 @@ static void memtier_registry_ops_called(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, memtier_registry_add_node(reg, &fm->topo, 0));
 	KUNIT_ASSERT_EQ(test, 0, memtier_registry_add_node(reg, &fm->topo, 1));
 	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 2,
-							    100));
+							   100));
 	KUNIT_EXPECT_EQ(test, log.nr_added, 2);
 	KUNIT_EXPECT_EQ(test, log.added[0], 200);
 	KUNIT_EXPECT_EQ(test, log.added[1], 100);
 	KUNIT_EXPECT_EQ(test, log.nr_removed, 0);
 
 	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 2,
-							    200));
+							   200));
 	KUNIT_EXPECT_EQ(test, log.nr_removed, 1);
 	KUNIT_EXPECT_EQ(test, log.removed[0], 100);
 
@@ -411,7 +411,7 @@ static void memtier_registry_tier_added_fails(struct kunit *test)
 	struct memtier_registry *reg = logged_registry(test, &log);
 
 	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 2,
-							    100));
+							   100));
 	KUNIT_EXPECT_EQ(test, -EBUSY,
 			memtier_registry_set_node(reg, &fm->topo, 2, 300));
 	KUNIT_EXPECT_EQ(test, memtier_registry_node_tier(reg, 2), 100);

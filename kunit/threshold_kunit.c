@@ -190,6 +190,7 @@ static void memtier_threshold_closed_loop_3x(struct kunit *test)
 	unsigned long cand = 0;
 	unsigned int now = 0, cur;
 	int p, settled = -1;
+	bool adjusted;
 	u64 made;
 
 	memtier_threshold_reset(&th, now, cand);
@@ -207,8 +208,9 @@ static void memtier_threshold_closed_loop_3x(struct kunit *test)
 		}
 		cand += made;
 		now += period + 1;
-		KUNIT_ASSERT_TRUE(test, memtier_threshold_adjust(&th, now,
-					cand, limit, 1000, period));
+		adjusted = memtier_threshold_adjust(&th, now, cand, limit,
+						    1000, period);
+		KUNIT_ASSERT_TRUE(test, adjusted);
 		/* Over the limit, it never rises. */
 		if (settled < 0)
 			KUNIT_EXPECT_LT(test,
@@ -228,14 +230,16 @@ static void memtier_threshold_closed_loop_half(struct kunit *test)
 	struct memtier_threshold th;
 	unsigned long cand = 0;
 	unsigned int now = 0, prev = 1000, cur;
+	bool adjusted;
 	int p;
 
 	memtier_threshold_reset(&th, now, cand);
 	for (p = 0; p < 12; p++) {
 		cand += limit / 2;
 		now += period + 1;
-		KUNIT_ASSERT_TRUE(test, memtier_threshold_adjust(&th, now,
-					cand, limit, 1000, period));
+		adjusted = memtier_threshold_adjust(&th, now, cand, limit,
+						    1000, period);
+		KUNIT_ASSERT_TRUE(test, adjusted);
 		cur = memtier_threshold_current(&th, 1000);
 		KUNIT_EXPECT_EQ(test, cur, min(prev + 125, 2000u));
 		prev = cur;
@@ -283,25 +287,27 @@ static void memtier_threshold_huge_period(struct kunit *test)
 	/* limit * S32_MAX / 1000, the candidates the limit allows. */
 	const u64 ref_cand = 2361183239785555165ull;
 	struct memtier_threshold th;
-	unsigned int start = 1000;
+	unsigned int start = 1000, end;
+	bool adjusted;
 
 	KUNIT_EXPECT_EQ(test, limit, 0xffffffff00ull);
 	memtier_threshold_reset(&th, start, 0);
-	KUNIT_EXPECT_FALSE(test, memtier_threshold_adjust(&th,
-				start + MEMTIER_THRESHOLD_PERIOD_MAX_MS, 1,
-				limit, 1000, U32_MAX));
-	KUNIT_EXPECT_TRUE(test, memtier_threshold_adjust(&th,
-				start + MEMTIER_THRESHOLD_PERIOD_MAX_MS + 1, 1,
-				limit, 1000, U32_MAX));
+	end = start + MEMTIER_THRESHOLD_PERIOD_MAX_MS;
+	adjusted = memtier_threshold_adjust(&th, end, 1, limit, 1000, U32_MAX);
+	KUNIT_EXPECT_FALSE(test, adjusted);
+	adjusted = memtier_threshold_adjust(&th, end + 1, 1, limit, 1000,
+					    U32_MAX);
+	KUNIT_EXPECT_TRUE(test, adjusted);
 	/* Far below the limit: raise. */
 	KUNIT_EXPECT_EQ(test, th.threshold_ms, 1125u);
 
 	/* Just over 110% of the unwrapped product: lower. */
 	start = th.period_start_ms;
-	KUNIT_EXPECT_TRUE(test, memtier_threshold_adjust(&th,
-				start + MEMTIER_THRESHOLD_PERIOD_MAX_MS + 1,
-				1 + ref_cand + ref_cand / 10 + 1, limit, 1000,
-				U32_MAX));
+	end = start + MEMTIER_THRESHOLD_PERIOD_MAX_MS;
+	adjusted = memtier_threshold_adjust(&th, end + 1,
+					    1 + ref_cand + ref_cand / 10 + 1,
+					    limit, 1000, U32_MAX);
+	KUNIT_EXPECT_TRUE(test, adjusted);
 	KUNIT_EXPECT_EQ(test, th.threshold_ms, 1000u);
 }
 
@@ -310,14 +316,16 @@ static void memtier_threshold_unlimited_rises(struct kunit *test)
 {
 	struct memtier_threshold th;
 	unsigned int now = 0;
+	bool adjusted;
 	int p;
 
 	memtier_threshold_reset(&th, 0, 0);
 	for (p = 0; p < 10; p++) {
 		now += 1001;
-		KUNIT_ASSERT_TRUE(test, memtier_threshold_adjust(&th, now,
-					ULONG_MAX / 2 * (p & 1), U64_MAX, 1000,
-					1000));
+		adjusted = memtier_threshold_adjust(&th, now,
+						    ULONG_MAX / 2 * (p & 1),
+						    U64_MAX, 1000, 1000);
+		KUNIT_ASSERT_TRUE(test, adjusted);
 	}
 	KUNIT_EXPECT_EQ(test, th.threshold_ms, 2000u);
 }

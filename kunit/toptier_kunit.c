@@ -175,20 +175,20 @@ static void memtier_toptier_follows_moves(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, memtier_node_is_toptier(snap, 1));
 
 	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 1,
-							    200));
+							   200));
 	snap = fake_snapshot(test, reg, fm);
 	KUNIT_EXPECT_TRUE(test, memtier_node_is_toptier(snap, 1));
 
 	/* Above the CPU tier: still top. */
 	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 1,
-							    300));
+							   300));
 	snap = fake_snapshot(test, reg, fm);
 	KUNIT_EXPECT_TRUE(test, memtier_node_is_toptier(snap, 1));
 	KUNIT_EXPECT_EQ(test, snap->top_tier_id, 200);
 
 	/* The CPU node below it: the CPU tier is still the reference. */
 	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 0,
-							    100));
+							   100));
 	snap = fake_snapshot(test, reg, fm);
 	KUNIT_EXPECT_EQ(test, snap->top_tier_id, 100);
 	KUNIT_EXPECT_TRUE(test, memtier_node_is_toptier(snap, 0));

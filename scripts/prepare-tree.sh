@@ -11,11 +11,18 @@ ksrc=$2
 tarball=/usr/src/linux-source-6.12.tar.xz
 
 if [ ! -f "$ksrc/.memtier-unpacked" ]; then
+	# Never remove a tree this script did not unpack: it may hold work.
+	if [ -e "$ksrc" ]; then
+		echo "prepare-tree: $ksrc was not unpacked by memtier;" \
+			"remove it or set KSRC" >&2
+		exit 1
+	fi
 	echo "prepare-tree: unpacking $tarball into $ksrc"
-	rm -rf "$ksrc"
-	mkdir -p "$ksrc"
-	tar -xJf "$tarball" -C "$ksrc" --strip-components=1
-	touch "$ksrc/.memtier-unpacked"
+	rm -rf "$ksrc.unpacking"
+	mkdir -p "$ksrc.unpacking"
+	tar -xJf "$tarball" -C "$ksrc.unpacking" --strip-components=1
+	touch "$ksrc.unpacking/.memtier-unpacked"
+	mv "$ksrc.unpacking" "$ksrc"
 fi
 
 # mm/memtier/ is a real directory of links, so that a file added to or

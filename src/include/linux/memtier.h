@@ -169,6 +169,9 @@ void memtier_preferred_targets(const struct memtier_snapshot *snap, int node,
 			       nodemask_t *targets);
 int memtier_snapshot_node_tier(const struct memtier_snapshot *snap, int node);
 
+int memtier_adistance_to_tier(int adistance, int dram_adistance,
+			      unsigned int chunk_bits, int default_tier);
+
 int memtier_top_tier_id(const struct memtier_registry *reg,
 			const struct memtier_topology *topo);
 bool memtier_node_is_toptier(const struct memtier_snapshot *snap, int node);

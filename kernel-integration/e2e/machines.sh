@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+# The emulated machines of the end-to-end boots, as QEMU arguments.
+# Sourced by run-e2e.sh: machine_args NAME prints them.
+
+machine_args() {
+	case $1 in
+	a)	# One CPU+DRAM node, one memory-only node HMAT reports as
+		# twice the latency and half the bandwidth.
+		echo "-machine pc,hmat=on -smp 2 -m 640M
+		-object memory-backend-ram,id=m0,size=256M
+		-object memory-backend-ram,id=m1,size=384M
+		-numa node,nodeid=0,cpus=0-1,memdev=m0,initiator=0
+		-numa node,nodeid=1,memdev=m1,initiator=0
+		-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=10
+		-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=10G
+		-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=20
+		-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=5G"
+		;;
+	b)	# Seed 010: nodes 0-1 CPU+DRAM, 2-3 memory-only, its distances.
+		echo "-machine pc -smp 2 -m 512M
+		-object memory-backend-ram,id=m0,size=128M
+		-object memory-backend-ram,id=m1,size=128M
+		-object memory-backend-ram,id=m2,size=128M
+		-object memory-backend-ram,id=m3,size=128M
+		-numa node,nodeid=0,cpus=0,memdev=m0
+		-numa node,nodeid=1,cpus=1,memdev=m1
+		-numa node,nodeid=2,memdev=m2
+		-numa node,nodeid=3,memdev=m3
+		-numa dist,src=0,dst=1,val=20 -numa dist,src=0,dst=2,val=30
+		-numa dist,src=0,dst=3,val=40 -numa dist,src=1,dst=2,val=40
+		-numa dist,src=1,dst=3,val=30 -numa dist,src=2,dst=3,val=40"
+		;;
+	c)	# CPU+DRAM, two memory-only nodes (one to go up to 300, one
+		# down to 100) and a CPU-only node.
+		echo "-machine pc -smp 2 -m 640M
+		-object memory-backend-ram,id=m0,size=256M
+		-object memory-backend-ram,id=m1,size=128M
+		-object memory-backend-ram,id=m2,size=256M
+		-numa node,nodeid=0,cpus=0,memdev=m0
+		-numa node,nodeid=1,memdev=m1
+		-numa node,nodeid=2,memdev=m2
+		-numa node,nodeid=3,cpus=1
+		-numa dist,src=0,dst=1,val=15 -numa dist,src=0,dst=2,val=30
+		-numa dist,src=0,dst=3,val=20 -numa dist,src=1,dst=2,val=30
+		-numa dist,src=1,dst=3,val=20 -numa dist,src=2,dst=3,val=30"
+		;;
+	*)	return 1 ;;
+	esac
+}
+
+# Extra kernel command line per machine.
+machine_cmdline() {
+	case $1 in
+	a) echo "default_memory_tier=401" ;;	# bad: must be ignored
+	c) echo "default_memory_tier=250" ;;
+	*) echo "" ;;
+	esac
+}

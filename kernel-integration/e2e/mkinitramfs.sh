@@ -1,0 +1,20 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# usage: mkinitramfs.sh OUT.cpio
+# The guest of the end-to-end boots: static busybox, /init, the checks
+# and the tierwork workload (static C).  No network, no modules.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+out=$1
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root/bin"
+cp /bin/busybox "$root/bin/busybox"
+for applet in $("$root/bin/busybox" --list); do
+	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+gcc -static -O2 -Wall -Wextra -Werror -o "$root/tierwork" "$here/tierwork.c"
+install -m 0755 "$here/init" "$root/init"
+install -m 0644 "$here/check.sh" "$here/run.sh" "$root/"
+(cd "$root" && find . | cpio -o -H newc --quiet) >"$out"

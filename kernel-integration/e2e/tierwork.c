@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tierwork: the guest workload of the memtier end-to-end boots.
+ *
+ *   tierwork where MB NODE
+ *	allocate MB on NODE, print how many pages sit on each node.
+ *   tierwork demote MB NODE
+ *	allocate and fill MB bound to NODE (more than it holds), so that
+ *	reclaim must demote; verify every byte, print where the pages are.
+ *   tierwork promote HOT_MB COLD_MB SLOW_NODE FAST_NODE SECONDS
+ *	place a hot and a cold set on SLOW_NODE, touch the hot set for up
+ *	to SECONDS, print the share of each set on FAST_NODE every second,
+ *	verify every byte.
+ *
+ * Output lines are "key value" pairs that the checks read.  Static, no
+ * libnuma: the syscalls are called directly.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_NODES	64
+#define MPOL_BIND	2
+#define MPOL_MF_MOVE	(1 << 1)
+
+static long page_size;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *alloc_mb(long mb)
+{
+	char *p = mmap(NULL, mb << 20, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
+	/* Base pages: tiering of THPs is not what these checks measure. */
+	madvise(p, mb << 20, MADV_NOHUGEPAGE);
+	return p;
+}
+
+/* Each page gets a pattern that depends on its address and a seed. */
+static void fill(char *p, long mb, unsigned int seed)
+{
+	long i, n = (mb << 20) / sizeof(uint64_t);
+	uint64_t *w = (uint64_t *)p;
+
+	for (i = 0; i < n; i++)
+		w[i] = (uint64_t)i * 0x9e3779b97f4a7c15ull ^ seed;
+}
+
+static long verify(const char *p, long mb, unsigned int seed)
+{
+	long i, n = (mb << 20) / sizeof(uint64_t), bad = 0;
+	const uint64_t *w = (const uint64_t *)p;
+
+	for (i = 0; i < n; i++)
+		if (w[i] != ((uint64_t)i * 0x9e3779b97f4a7c15ull ^ seed))
+			bad++;
+	return bad;
+}
+
+/* Count the pages of [p, p + mb) per node; status < 0 counts as -1. */
+static void where(const char *p, long mb, long *per_node, long *unknown)
+{
+	long pages = (mb << 20) / page_size, i, done, chunk = 4096;
+	void **addrs = malloc(chunk * sizeof(void *));
+	int *status = malloc(chunk * sizeof(int));
+
+	memset(per_node, 0, MAX_NODES * sizeof(long));
+	*unknown = 0;
+	for (done = 0; done < pages; done += chunk) {
+		long n = pages - done < chunk ? pages - done : chunk;
+
+		for (i = 0; i < n; i++)
+			addrs[i] = (void *)(p + (done + i) * page_size);
+		if (syscall(SYS_move_pages, 0, n, addrs, NULL, status, 0)) {
+			perror("move_pages");
+			exit(2);
+		}
+		for (i = 0; i < n; i++) {
+			if (status[i] >= 0 && status[i] < MAX_NODES)
+				per_node[status[i]]++;
+			else
+				(*unknown)++;
+		}
+	}
+	free(addrs);
+	free(status);
+}
+
+static void print_where(const char *name, const char *p, long mb)
+{
+	long per_node[MAX_NODES], unknown;
+	int n;
+
+	where(p, mb, per_node, &unknown);
+	printf("%s_pages", name);
+	for (n = 0; n < MAX_NODES; n++)
+		if (per_node[n])
+			printf(" node%d=%ld", n, per_node[n]);
+	printf(" unknown=%ld\n", unknown);
+}
+
+static double share_on(const char *p, long mb, int node)
+{
+	long per_node[MAX_NODES], unknown;
+
+	where(p, mb, per_node, &unknown);
+	return (double)per_node[node] / ((mb << 20) / page_size);
+}
+
+/* Move every page of [p, p + mb) to @node. */
+static void move_to(char *p, long mb, int node)
+{
+	unsigned long mask[MAX_NODES / 64] = { 0 };
+
+	mask[node / 64] = 1ul << (node % 64);
+	if (syscall(SYS_mbind, p, mb << 20, MPOL_BIND, mask, MAX_NODES,
+		    MPOL_MF_MOVE)) {
+		perror("mbind");
+		exit(2);
+	}
+}
+
+static int cmd_where(long mb, int node)
+{
+	char *p = alloc_mb(mb);
+
+	move_to(p, mb, node);
+	fill(p, mb, 1);
+	print_where("placed", p, mb);
+	return 0;
+}
+
+static int cmd_demote(long mb, int node)
+{
+	char *p = alloc_mb(mb);
+	long bad;
+
+	/* No fallback to other nodes: what does not fit must be demoted. */
+	move_to(p, mb, node);
+	fill(p, mb, 7);
+	/* Touch it again so reclaim has cold and hot pages to tell apart. */
+	fill(p, mb / 4, 7);
+	bad = verify(p, mb, 7);
+	print_where("demote", p, mb);
+	printf("demote_bad_words %ld\n", bad);
+	return bad ? 1 : 0;
+}
+
+static int cmd_promote(long hot_mb, long cold_mb, int slow, int fast,
+		       int seconds)
+{
+	char *hot = alloc_mb(hot_mb), *cold = alloc_mb(cold_mb);
+	double start, hot_share = 0, t;
+	volatile uint64_t sink = 0;
+	long bad, i;
+
+	fill(hot, hot_mb, 3);
+	fill(cold, cold_mb, 5);
+	move_to(hot, hot_mb, slow);
+	move_to(cold, cold_mb, slow);
+	/* Let the pages go anywhere again: NUMA balancing decides now. */
+	syscall(SYS_mbind, hot, hot_mb << 20, 0, NULL, 0, 0);
+	syscall(SYS_mbind, cold, cold_mb << 20, 0, NULL, 0, 0);
+	printf("promote_start hot_on_fast %.3f cold_on_fast %.3f\n",
+	       share_on(hot, hot_mb, fast), share_on(cold, cold_mb, fast));
+
+	start = now_s();
+	for (t = 0; t < seconds; t = now_s() - start) {
+		double next = t + 1;
+
+		while (now_s() - start < next)
+			for (i = 0; i < (hot_mb << 20); i += page_size)
+				sink += hot[i];
+		hot_share = share_on(hot, hot_mb, fast);
+		printf("promote_t %.0f hot_on_fast %.3f\n", next, hot_share);
+		fflush(stdout);
+		if (hot_share >= 0.9)
+			break;
+	}
+	printf("promote_seconds %.1f\n", now_s() - start);
+	printf("promote_hot_on_fast %.3f\n", hot_share);
+	printf("promote_cold_on_fast %.3f\n", share_on(cold, cold_mb, fast));
+	bad = verify(hot, hot_mb, 3) + verify(cold, cold_mb, 5);
+	printf("promote_bad_words %ld\n", bad);
+	return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	page_size = sysconf(_SC_PAGESIZE);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	if (argc == 4 && !strcmp(argv[1], "where"))
+		return cmd_where(atol(argv[2]), atoi(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "demote"))
+		return cmd_demote(atol(argv[2]), atoi(argv[3]));
+	if (argc == 7 && !strcmp(argv[1], "promote"))
+		return cmd_promote(atol(argv[2]), atol(argv[3]), atoi(argv[4]),
+				   atoi(argv[5]), atoi(argv[6]));
+	fprintf(stderr, "usage: see the comment at the top of tierwork.c\n");
+	return 2;
+}

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# usage: build-kernel.sh KSRC BUILD_DIR CONFIG_FRAGMENT [MAKE_ARGS...]
+# Configure BUILD_DIR from kunit-style defaults plus CONFIG_FRAGMENT
+# (olddefconfig, never defconfig), check that every option of the
+# fragment survived, and build bzImage with ccache.
+set -eu
+ksrc=$1
+build=$2
+fragment=$3
+shift 3
+
+mkdir -p "$build"
+stamp=$build/.memtier-fragment
+if ! cmp -s "$fragment" "$stamp" || [ ! -f "$build/.config" ]; then
+	grep -v '^#' "$fragment" | grep -v '^$' >"$build/.config"
+	make -C "$ksrc" O="$build" ARCH=x86_64 CC="ccache gcc" olddefconfig \
+		>/dev/null
+	cp "$fragment" "$stamp"
+fi
+
+missing=0
+grep -v '^#' "$fragment" | grep -v '^$' | while IFS= read -r line; do
+	case $line in
+	*=n) opt=${line%=n}
+	     ! grep -q "^$opt=" "$build/.config" || {
+		echo "build-kernel: $opt is set, wanted off" >&2; exit 1; } ;;
+	*)   grep -qx "$line" "$build/.config" || {
+		echo "build-kernel: $line did not survive olddefconfig" >&2
+		exit 1; } ;;
+	esac
+done || missing=1
+[ "$missing" -eq 0 ] || exit 1
+
+make -C "$ksrc" O="$build" ARCH=x86_64 CC="ccache gcc" \
+	-j"$(nproc)" "$@" bzImage
