@@ -12,26 +12,32 @@ KUNIT_BUILD	?= $(MEMTIER_CACHE)/build-kunit
 E2E_KSRC	?= $(MEMTIER_CACHE)/linux-e2e
 E2E_BUILD	?= $(MEMTIER_CACHE)/build-e2e
 OUT		?= $(REPO)/out
-E2E_MACHINES	?= a b c
+E2E_MACHINES	?= a b c d
 BZIMAGE		:= $(E2E_BUILD)/arch/x86/boot/bzImage
 INITRAMFS	:= $(OUT)/e2e-initramfs.cpio
 JOBS		?= $(shell nproc)
 KUNIT_TIMEOUT	?= 900
 
 export CCACHE_DIR ?= $(MEMTIER_CACHE)/ccache
+export JOBS
 
 KUNIT_CMD = ./tools/testing/kunit/kunit.py run --arch=x86_64 \
 	--kunitconfig=$(REPO)/.kunitconfig --build_dir=$(KUNIT_BUILD) \
 	--jobs=$(JOBS) --timeout=$(KUNIT_TIMEOUT) \
 	--make_options CC="ccache gcc"
 
-.PHONY: help deps tree kunit e2e-tree kernel initramfs e2e run test
+.PHONY: help deps tree kunit e2e-tree kernel initramfs e2e run lint \
+	coverage patches patches-check test
 
 help:
 	@echo "make kunit   build the KUnit kernel and run every memtier_ suite in QEMU"
 	@echo "make kernel  build 6.12 with kernel-integration/patches, print its bzImage"
 	@echo "make e2e     boot that kernel on machines $(E2E_MACHINES) and run the guest checks"
 	@echo "make run     the main job: the three-tier machine, tiers, targets, a hot/cold workload"
+	@echo "make lint    checkpatch --strict, kernel-doc, W=1 and sparse"
+	@echo "make coverage  gcov of src/ under the KUnit suites: HTML and lcov in out/coverage"
+	@echo "make patches   the upstream series with a cover letter, in out/patches"
+	@echo "make patches-check  build every step of that series; KUnit on the library patch"
 	@echo "make test    everything CI runs (the README's test command)"
 	@echo "Cache: MEMTIER_CACHE=$(MEMTIER_CACHE)"
 
@@ -69,4 +75,20 @@ run: kernel initramfs
 	@$(REPO)/kernel-integration/e2e/run-e2e.sh \
 		$(BZIMAGE) $(INITRAMFS) $(OUT)/run run c
 
-test: kunit e2e
+lint: kunit
+	@$(REPO)/scripts/timed.sh lint $(REPO)/scripts/lint.sh \
+		$(REPO) $(KSRC) $(KUNIT_BUILD)
+
+# Shares make kunit's build: .kunitconfig has gcov on mm/memtier only.
+coverage: kunit
+	@$(REPO)/scripts/timed.sh coverage $(REPO)/coverage/run-coverage.sh \
+		$(REPO) $(KSRC) $(KUNIT_BUILD) $(OUT)/coverage
+
+patches: e2e-tree
+	@$(REPO)/scripts/make-patches.sh $(REPO) $(E2E_KSRC) $(OUT)/patches
+
+patches-check: patches
+	@$(REPO)/scripts/timed.sh patches-check $(REPO)/scripts/patches-check.sh \
+		$(REPO) $(E2E_KSRC) $(MEMTIER_CACHE)
+
+test: kunit lint coverage e2e

@@ -22,10 +22,14 @@ static const struct adist_case adist_cases[] = {
 	{ "DRAM chunk, low edge", 512, 200, 200 },
 	{ "DRAM chunk, high edge", 639, 200, 200 },
 	{ "DRAM with default_memory_tier=250", ADIST_DRAM, 250, 250 },
-	{ "2x slower (PMEM)", 1024, 200, 100 },
-	{ "dax/kmem default, 5x DRAM", 5 * ADIST_DRAM, 200, 36 },
-	{ "slightly faster than DRAM", 511, 200, 266 },
-	{ "2x faster", 256, 200, 400 },
+	{ "2x slower (PMEM)", 2 * ADIST_DRAM, 200, 100 },
+	{ "4x slower", 4 * ADIST_DRAM, 200, 50 },
+	{ "dax/kmem default, 5x DRAM", 5 * ADIST_DRAM, 200, 40 },
+	{ "slightly faster than DRAM", 511, 200, 225 },
+	{ "2x faster (HBM)", ADIST_DRAM / 2, 200, 400 },
+	{ "1.5x faster", ADIST_DRAM * 2 / 3, 200, 300 },
+	{ "2x slower, default_memory_tier=90", 2 * ADIST_DRAM, 90, 45 },
+	{ "2x slower, default_memory_tier=300", 2 * ADIST_DRAM, 300, 150 },
 	{ "first chunk", 127, 200, 400 },
 	{ "zero", 0, 200, 400 },
 	{ "negative", -1, 200, 400 },
@@ -50,22 +54,36 @@ static void memtier_adistance_tier(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, memtier_tier_id_valid(tier));
 }
 
-/* Slower memory never lands in a higher tier than faster memory. */
+static const int default_params[] = { 0, 1, 90, 100, 200, 250, 300, 400 };
+
+static void default_desc(const int *def, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "default_memory_tier=%d", *def);
+}
+
+KUNIT_ARRAY_PARAM(default, default_params, default_desc);
+
+/*
+ * Slower memory never lands in a higher tier than faster memory, whatever
+ * the default tier: DRAM is never put below memory slower than it.
+ */
 static void memtier_adistance_monotonic(struct kunit *test)
 {
+	int def = *(const int *)test->param_value;
 	int adist, prev = MAX_MEMORY_TIER_ID, tier;
 
 	for (adist = 0; adist < 64 * ADIST_DRAM; adist += 7) {
 		tier = memtier_adistance_to_tier(adist, ADIST_DRAM, CHUNK_BITS,
-						 MEMORY_TIER_DRAM);
+						 def);
 		KUNIT_ASSERT_LE_MSG(test, tier, prev, "adistance %d", adist);
+		KUNIT_ASSERT_TRUE(test, memtier_tier_id_valid(tier));
 		prev = tier;
 	}
 }
 
 static struct kunit_case memtier_adistance_cases[] = {
 	KUNIT_CASE_PARAM(memtier_adistance_tier, adist_gen_params),
-	KUNIT_CASE(memtier_adistance_monotonic),
+	KUNIT_CASE_PARAM(memtier_adistance_monotonic, default_gen_params),
 	{}
 };
 

@@ -33,35 +33,42 @@ struct decide_case {
 	const char *name;
 	unsigned int mode;
 	bool src_toptier;
+	bool lower_target;	/* the faulting CPU's node is not higher */
 	bool free_space;
 	unsigned int latency;
 	enum memtier_promote_reason reason;
 };
 
 static const struct decide_case decide_cases[] = {
-	{ "tiering, slow page, hot", TIERING, false, false, 10,
+	{ "tiering, slow page, hot", TIERING, false, false, false, 10,
 	  MEMTIER_PROMOTE_HOT },
-	{ "tiering, slow page, 1 ms under threshold", TIERING, false, false,
+	{ "tiering, slow page, 1 ms under threshold", TIERING, false, false, false,
 	  999, MEMTIER_PROMOTE_HOT },
-	{ "tiering, slow page, exactly at threshold", TIERING, false, false,
+	{ "tiering, slow page, exactly at threshold", TIERING, false, false, false,
 	  1000, MEMTIER_PROMOTE_COLD },
-	{ "tiering, slow page, cold", TIERING, false, false, 4000,
+	{ "tiering, slow page, cold", TIERING, false, false, false, 4000,
 	  MEMTIER_PROMOTE_COLD },
-	{ "tiering, slow page, cold but free space", TIERING, false, true,
+	{ "tiering, slow page, cold but free space", TIERING, false, false, true,
 	  4000, MEMTIER_PROMOTE_BYPASS },
-	{ "tiering, top-tier page", TIERING, true, false, 10,
+	{ "tiering, top-tier page", TIERING, true, false, false, 10,
 	  MEMTIER_PROMOTE_TOPTIER },
-	{ "tiering+normal, slow page, hot", TIERING | NORMAL, false, false,
+	{ "tiering+normal, slow page, hot", TIERING | NORMAL, false, false, false,
 	  10, MEMTIER_PROMOTE_HOT },
-	{ "tiering+normal, top-tier page", TIERING | NORMAL, true, true, 10,
+	{ "tiering+normal, top-tier page", TIERING | NORMAL, true, false, true, 10,
 	  MEMTIER_PROMOTE_TOPTIER },
-	{ "normal, slow page", NORMAL, false, false, 10,
+	{ "normal, slow page", NORMAL, false, false, false, 10,
 	  MEMTIER_PROMOTE_TIERING_OFF },
-	{ "normal, slow page, free space", NORMAL, false, true, 10,
+	{ "normal, slow page, free space", NORMAL, false, false, true, 10,
 	  MEMTIER_PROMOTE_TIERING_OFF },
-	{ "normal, top-tier page", NORMAL, true, false, 10,
+	{ "normal, top-tier page", NORMAL, true, false, false, 10,
 	  MEMTIER_PROMOTE_TOPTIER },
-	{ "balancing off, slow page", 0, false, false, 10,
+	{ "balancing off, slow page", 0, false, false, false, 10,
+	  MEMTIER_PROMOTE_TIERING_OFF },
+	{ "tiering, CPU node not higher, hot", TIERING, false, true, false, 10,
+	  MEMTIER_PROMOTE_NOT_HIGHER },
+	{ "tiering, CPU node not higher, free space", TIERING, false, true,
+	  true, 10, MEMTIER_PROMOTE_NOT_HIGHER },
+	{ "normal, CPU node not higher", NORMAL, false, true, false, 10,
 	  MEMTIER_PROMOTE_TIERING_OFF },
 };
 
@@ -79,6 +86,7 @@ static void memtier_promote_rules(struct kunit *test)
 	struct memtier_hint_fault f = {
 		.mode = c->mode,
 		.src_toptier = c->src_toptier,
+		.target_higher = !c->lower_target,
 		.target_free_space_enough = c->free_space,
 		.now_ms = 10,
 		.latency_ms = c->latency,
@@ -104,6 +112,7 @@ static void memtier_promote_reasons(struct kunit *test)
 	} table[] = {
 		{ MEMTIER_PROMOTE_TIERING_OFF, "tiering_off", false },
 		{ MEMTIER_PROMOTE_TOPTIER, "toptier", false },
+		{ MEMTIER_PROMOTE_NOT_HIGHER, "not_higher", false },
 		{ MEMTIER_PROMOTE_BYPASS, "bypass", true },
 		{ MEMTIER_PROMOTE_HOT, "hot", true },
 		{ MEMTIER_PROMOTE_COLD, "cold", false },
@@ -135,7 +144,7 @@ static void memtier_promote_tiering_off_no_promotion(struct kunit *test)
 {
 	struct memtier_promote_state *state = new_state(test, 0);
 	struct memtier_hint_fault f = {
-		.mode = NORMAL, .src_toptier = false,
+		.mode = NORMAL, .src_toptier = false, .target_higher = true,
 		.target_free_space_enough = true, .latency_ms = 0,
 		.nr_pages = 512,
 	};
@@ -159,7 +168,7 @@ static void memtier_promote_bypass_counted(struct kunit *test)
 {
 	struct memtier_promote_state *state = new_state(test, 0);
 	struct memtier_promote_tunables tun = seed_defaults;
-	struct memtier_hint_fault f = { .mode = TIERING };
+	struct memtier_hint_fault f = { .mode = TIERING, .target_higher = true };
 	unsigned long promoted = 0;
 	enum memtier_promote_reason r;
 	unsigned int i;
@@ -185,8 +194,8 @@ static void memtier_promote_bypass_resets_threshold(struct kunit *test)
 {
 	struct memtier_promote_state *state = new_state(test, 0);
 	struct memtier_hint_fault f = {
-		.mode = TIERING, .target_free_space_enough = true,
-		.now_ms = 5000, .nr_pages = 1,
+		.mode = TIERING, .target_higher = true,
+		.target_free_space_enough = true, .now_ms = 5000, .nr_pages = 1,
 	};
 
 	state->th.threshold_ms = 250;
@@ -215,7 +224,8 @@ static void memtier_promote_ratelimited(struct kunit *test)
 	struct memtier_promote_state *state = new_state(test, 0);
 	struct memtier_promote_tunables tun = seed_defaults;
 	struct memtier_hint_fault f = {
-		.mode = TIERING, .latency_ms = 5, .nr_pages = 1,
+		.mode = TIERING, .target_higher = true, .latency_ms = 5,
+		.nr_pages = 1,
 	};
 	int i;
 
@@ -240,7 +250,7 @@ static void memtier_promote_uses_adjusted_threshold(struct kunit *test)
 {
 	struct memtier_promote_state *state = new_state(test, 0);
 	struct memtier_hint_fault f = {
-		.mode = TIERING, .now_ms = 10, .nr_pages = 1,
+		.mode = TIERING, .target_higher = true, .now_ms = 10, .nr_pages = 1,
 	};
 
 	state->th.threshold_ms = 250;
@@ -292,7 +302,9 @@ static void memtier_promote_knob_values(struct kunit *test)
 {
 	const struct knob_case *c = test->param_value;
 	struct memtier_promote_state *state = new_state(test, 0);
-	struct memtier_hint_fault f = { .mode = TIERING, .nr_pages = 1 };
+	struct memtier_hint_fault f = {
+		.mode = TIERING, .target_higher = true, .nr_pages = 1,
+	};
 	enum memtier_promote_reason reason;
 	unsigned long promoted = 0;
 	unsigned int t;
@@ -317,6 +329,62 @@ static void memtier_promote_knob_values(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, promoted, 60000ul);
 }
 
+#define GIB_PAGES	(1ul << (30 - 12))
+
+struct free_case {
+	const char *name;
+	unsigned long present;
+	struct memtier_zone_free zones[3];
+	unsigned int nr_zones;
+	bool enough;
+};
+
+/* 4 KiB pages: the margin is max(1 GiB, present / 16) above the mark. */
+static const struct free_case free_cases[] = {
+	{ "small node: 1 GiB floor, just over", 8 * GIB_PAGES,
+	  { { GIB_PAGES + 101, 100 } }, 1, true },
+	{ "small node: exactly at the margin", 8 * GIB_PAGES,
+	  { { GIB_PAGES + 100, 100 } }, 1, false },
+	{ "big node: present / 16 wins", 64 * GIB_PAGES,
+	  { { 4 * GIB_PAGES + 1, 0 } }, 1, true },
+	{ "big node: 1 GiB is not enough", 64 * GIB_PAGES,
+	  { { 2 * GIB_PAGES, 0 } }, 1, false },
+	{ "any zone will do", 8 * GIB_PAGES,
+	  { { 10, 100 }, { 2 * GIB_PAGES, 100 } }, 2, true },
+	{ "no zone has room", 8 * GIB_PAGES,
+	  { { 10, 100 }, { GIB_PAGES, 100 } }, 2, false },
+	{ "no populated zone", 8 * GIB_PAGES, { }, 0, false },
+	{ "a watermark too big to add to", 8 * GIB_PAGES,
+	  { { ULONG_MAX, ULONG_MAX - 5 }, { 3, 1 } }, 2, false },
+};
+
+static void free_case_desc(const struct free_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(free, free_cases, free_case_desc);
+
+static void memtier_promote_free_space(struct kunit *test)
+{
+	const struct free_case *c = test->param_value;
+	bool enough = memtier_free_space_enough(c->present, c->zones,
+						c->nr_zones, 12);
+
+	KUNIT_EXPECT_EQ(test, enough, c->enough);
+}
+
+static void memtier_promote_free_space_margin(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, memtier_free_space_margin(0, 12), GIB_PAGES);
+	KUNIT_EXPECT_EQ(test, memtier_free_space_margin(16 * GIB_PAGES, 12),
+			GIB_PAGES);
+	KUNIT_EXPECT_EQ(test, memtier_free_space_margin(32 * GIB_PAGES, 12),
+			2 * GIB_PAGES);
+	/* 64 KiB pages: 1 GiB is 16384 of them. */
+	KUNIT_EXPECT_EQ(test, memtier_free_space_margin(100, 16), 16384ul);
+}
+
 static struct kunit_case memtier_promote_cases[] = {
 	KUNIT_CASE_PARAM(memtier_promote_rules, decide_gen_params),
 	KUNIT_CASE(memtier_promote_reasons),
@@ -327,6 +395,8 @@ static struct kunit_case memtier_promote_cases[] = {
 	KUNIT_CASE(memtier_promote_ratelimited),
 	KUNIT_CASE(memtier_promote_uses_adjusted_threshold),
 	KUNIT_CASE_PARAM(memtier_promote_knob_values, knob_gen_params),
+	KUNIT_CASE_PARAM(memtier_promote_free_space, free_gen_params),
+	KUNIT_CASE(memtier_promote_free_space_margin),
 	{}
 };
 

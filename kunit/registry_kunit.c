@@ -422,6 +422,39 @@ static void memtier_registry_tier_added_fails(struct kunit *test)
 	memtier_registry_destroy(reg);
 }
 
+static const struct memtier_registry_ops only_added_ops = {
+	.tier_added = log_tier_added,
+};
+
+static const struct memtier_registry_ops only_removed_ops = {
+	.tier_removed = log_tier_removed,
+};
+
+/* Either callback may be left out. */
+static void memtier_registry_ops_optional(struct kunit *test)
+{
+	struct fake_machine *fm = fake_machine_new(test, 6, roles6, NULL);
+	struct ops_log log = { .fail_id = -1 };
+	struct memtier_registry *reg = logged_registry(test, &log);
+
+	reg->ops = &only_added_ops;
+	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 2,
+							   100));
+	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 2,
+							   300));
+	KUNIT_EXPECT_EQ(test, log.nr_added, 2);
+	KUNIT_EXPECT_EQ(test, log.nr_removed, 0);
+
+	reg->ops = &only_removed_ops;
+	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 2,
+							   200));
+	KUNIT_EXPECT_EQ(test, log.nr_added, 2);
+	KUNIT_EXPECT_EQ(test, log.nr_removed, 1);
+	KUNIT_EXPECT_EQ(test, log.removed[0], 300);
+	fake_registry_check(test, reg, fm);
+	memtier_registry_destroy(reg);
+}
+
 static struct kunit_case memtier_registry_cases[] = {
 	KUNIT_CASE(memtier_registry_seed_constants),
 	KUNIT_CASE(memtier_registry_starts_empty),
@@ -438,6 +471,7 @@ static struct kunit_case memtier_registry_cases[] = {
 	KUNIT_CASE(memtier_registry_failed_move_keeps_state),
 	KUNIT_CASE(memtier_registry_ops_called),
 	KUNIT_CASE(memtier_registry_tier_added_fails),
+	KUNIT_CASE(memtier_registry_ops_optional),
 	{}
 };
 

@@ -330,6 +330,24 @@ static void memtier_threshold_unlimited_rises(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, th.threshold_ms, 2000u);
 }
 
+/*
+ * The candidates a limit allows in a period saturate rather than wrap:
+ * here limit / 1000 * period still fits in 64 bits, the whole product
+ * does not.  Wrapped, it would be tiny and the threshold would drop.
+ */
+static void memtier_threshold_period_pages_saturate(struct kunit *test)
+{
+	const u64 limit = 18428315757951600999ull;
+	struct memtier_threshold th;
+	bool adjusted;
+
+	memtier_threshold_reset(&th, 0, 0);
+	adjusted = memtier_threshold_adjust(&th, 1002, 1000000, limit, 1000,
+					    1001);
+	KUNIT_EXPECT_TRUE(test, adjusted);
+	KUNIT_EXPECT_EQ(test, th.threshold_ms, 1125u);
+}
+
 static struct kunit_case memtier_threshold_cases[] = {
 	KUNIT_CASE(memtier_threshold_defaults),
 	KUNIT_CASE_PARAM(memtier_threshold_unit_and_bounds, unit_gen_params),
@@ -344,6 +362,7 @@ static struct kunit_case memtier_threshold_cases[] = {
 	KUNIT_CASE(memtier_threshold_small_knob_moves),
 	KUNIT_CASE(memtier_threshold_huge_period),
 	KUNIT_CASE(memtier_threshold_unlimited_rises),
+	KUNIT_CASE(memtier_threshold_period_pages_saturate),
 	{}
 };
 

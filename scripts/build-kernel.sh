@@ -33,4 +33,4 @@ done || missing=1
 [ "$missing" -eq 0 ] || exit 1
 
 make -C "$ksrc" O="$build" ARCH=x86_64 CC="ccache gcc" \
-	-j"$(nproc)" "$@" bzImage
+	-j"${JOBS:-$(nproc)}" "$@" bzImage

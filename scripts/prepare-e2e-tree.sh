@@ -45,6 +45,7 @@ find "$dir" -maxdepth 1 -type l -delete
 for f in "$repo"/src/*; do
 	[ "$f" = "$repo/src/include" ] || ln -s "$f" "$dir/"
 done
+ln -s "$repo/kunit" "$dir/tests"
 for f in "$repo"/src/include/linux/*.h; do
 	ln -sfn "$f" "include/linux/$(basename "$f")"
 done

@@ -6,13 +6,14 @@
  * node by an abstract distance: proportional to its latency, inversely
  * proportional to its bandwidth, with DRAM at dram_adistance.  A node
  * they describe, and that nobody placed explicitly, lands in the tier
- * whose ID is in inverse proportion to that distance, DRAM being
- * MEMORY_TIER_DRAM: memory twice as slow as DRAM goes to tier 100
- * (MEMORY_TIER_PMEM), twice as fast to tier 400.
+ * whose ID is in inverse proportion to that distance, DRAM being the
+ * default tier: with the default of 200, memory twice as slow as DRAM
+ * goes to tier 100 (MEMORY_TIER_PMEM), twice as fast to tier 400.
+ * Scaling from the default tier, not from 200, keeps slower memory below
+ * DRAM whatever default the administrator chose at boot.
  *
- * Distances are compared in chunks of 2^chunk_bits, as in 6.12, so that
- * memory close to DRAM performance shares DRAM's tier; that tier is the
- * default one, which the administrator may have moved at boot.
+ * Memory within DRAM's chunk of 2^chunk_bits (as 6.12 groups distances)
+ * is taken as DRAM and joins the default tier itself.
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
@@ -28,23 +29,21 @@
  * @default_tier: the tier of DRAM-like memory.
  *
  * Return: @default_tier for @adistance in DRAM's chunk; else
- * MEMORY_TIER_DRAM * DRAM's chunk / @adistance's chunk, within
- * 0 to %MAX_MEMORY_TIER_ID (the fastest for the first chunk and below).
+ * @default_tier * @dram_adistance / @adistance, within 0 to
+ * %MAX_MEMORY_TIER_ID (the fastest for a distance below one chunk).
  */
 int memtier_adistance_to_tier(int adistance, int dram_adistance,
 			      unsigned int chunk_bits, int default_tier)
 {
 	long size = 1L << chunk_bits;
-	long dram = dram_adistance & ~(size - 1);
-	long chunk;
+	long dram_chunk = dram_adistance & ~(size - 1);
 
 	/* Faster than anything a chunk can tell apart. */
 	if (adistance < size)
 		return MAX_MEMORY_TIER_ID;
-	chunk = adistance & ~(size - 1);
-	if (chunk == dram)
+	if ((adistance & ~(size - 1)) == dram_chunk)
 		return default_tier;
-	return min_t(long, MEMORY_TIER_DRAM * dram / chunk,
+	return min_t(long, (long)default_tier * dram_adistance / adistance,
 		     MAX_MEMORY_TIER_ID);
 }
 EXPORT_SYMBOL_IF_KUNIT(memtier_adistance_to_tier);

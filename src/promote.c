@@ -76,6 +76,13 @@ memtier_promote_decide(struct memtier_promote_state *state,
 	 */
 	if (!(fault->mode & NUMA_BALANCING_MEMORY_TIERING))
 		return MEMTIER_PROMOTE_TIERING_OFF;
+	/*
+	 * A CPU in a tier below the top one faulting on its own node's page,
+	 * or on a page above it: neither is a promotion, and counting it as
+	 * a candidate would spend the node's rate limit on nothing.
+	 */
+	if (!fault->target_higher)
+		return MEMTIER_PROMOTE_NOT_HIGHER;
 
 	if (fault->target_free_space_enough) {
 		atomic_long_add(fault->nr_pages, &state->nr_bypass);
@@ -120,6 +127,7 @@ EXPORT_SYMBOL_IF_KUNIT(memtier_promote_reason_migrates);
 static const char * const memtier_promote_reason_names[] = {
 	[MEMTIER_PROMOTE_TIERING_OFF] = "tiering_off",
 	[MEMTIER_PROMOTE_TOPTIER] = "toptier",
+	[MEMTIER_PROMOTE_NOT_HIGHER] = "not_higher",
 	[MEMTIER_PROMOTE_BYPASS] = "bypass",
 	[MEMTIER_PROMOTE_HOT] = "hot",
 	[MEMTIER_PROMOTE_COLD] = "cold",

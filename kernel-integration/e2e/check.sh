@@ -7,6 +7,7 @@
 #   b  seed 010's four nodes: 0-1 CPU+DRAM, 2-3 memory-only, its distances
 #   c  CPU+DRAM, CPU-only, a memory-only node moved up to 300 and one
 #      down to 100; booted with default_memory_tier=250
+#   d  a CPU+DRAM node with over 1 GiB free, a slow node: the bypass
 # Ends with "machine X: N passed, N failed".
 
 pass=0
@@ -243,10 +244,35 @@ machine_c() {
 	check "demotion: no data lost" grep -qx 'demote_bad_words 0' /tmp/demote.out
 }
 
+machine_d() {
+	echo 100 >"$SYS/node/node1/memtier"
+	check "the slow node is below the top tier" eq "$(targets 1)" \
+		"tier 100 toptier 0 preferred  allowed "
+	echo 0 >"$DBG/sched/numa_balancing/scan_delay_ms"
+	echo 100 >"$DBG/sched/numa_balancing/scan_period_min_ms"
+	echo 2 >/proc/sys/kernel/numa_balancing
+	n0=$(vmstat pgpromote_candidate_nrl)
+	c0=$(vmstat pgpromote_candidate)
+	taskset 1 /tierwork promote 16 16 1 0 30 >/tmp/promote.out
+	cat /tmp/promote.out
+	n1=$(vmstat pgpromote_candidate_nrl)
+	c1=$(vmstat pgpromote_candidate)
+	p1=$(vmstat pgpromote_success)
+	echo "candidates $c1 bypass $n1 promoted $p1"
+	hot=$(awk '$1 == "promote_hot_on_fast" { print $2 }' /tmp/promote.out)
+	check "bypass: the hot set is promoted" \
+		awk -v h="$hot" 'BEGIN { exit !(h >= 0.9) }'
+	check "bypass: counted in pgpromote_candidate_nrl" test "$n1" -gt "$n0"
+	check "bypass: not counted against the rate limit" test "$c1" -eq "$c0"
+	check "bypass: promoted <= counted" test "$p1" -le $((c1 + n1))
+	echo 0 >/proc/sys/kernel/numa_balancing
+}
+
 case $machine in
 a) machine_a ;;
 b) machine_b ;;
 c) machine_c ;;
+d) machine_d ;;
 *) notok "unknown machine '$machine'" ;;
 esac
 

@@ -44,6 +44,14 @@ machine_args() {
 		-numa dist,src=0,dst=3,val=20 -numa dist,src=1,dst=2,val=30
 		-numa dist,src=1,dst=3,val=20 -numa dist,src=2,dst=3,val=30"
 		;;
+	d)	# A fast node big enough for the free-space bypass (more
+		# than 1 GiB free above its watermark) and a small slow one.
+		echo "-machine pc -smp 2 -m 1792M
+		-object memory-backend-ram,id=m0,size=1536M
+		-object memory-backend-ram,id=m1,size=256M
+		-numa node,nodeid=0,cpus=0-1,memdev=m0
+		-numa node,nodeid=1,memdev=m1"
+		;;
 	*)	return 1 ;;
 	esac
 }

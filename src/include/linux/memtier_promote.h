@@ -121,6 +121,8 @@ bool memtier_threshold_adjust(struct memtier_threshold *th,
  *	not migrated at all.
  * @MEMTIER_PROMOTE_TOPTIER: the page is in a top tier: not a promotion,
  *	the normal NUMA balancing placement applies.
+ * @MEMTIER_PROMOTE_NOT_HIGHER: the node of the faulting CPU is not in a
+ *	higher tier than the page: nothing to promote it to.
  * @MEMTIER_PROMOTE_BYPASS: promoted: the target node has free space to
  *	spare, so no threshold or rate limit applies.
  * @MEMTIER_PROMOTE_HOT: promoted: hot and within the rate limit.
@@ -131,6 +133,7 @@ bool memtier_threshold_adjust(struct memtier_threshold *th,
 enum memtier_promote_reason {
 	MEMTIER_PROMOTE_TIERING_OFF,
 	MEMTIER_PROMOTE_TOPTIER,
+	MEMTIER_PROMOTE_NOT_HIGHER,
 	MEMTIER_PROMOTE_BYPASS,
 	MEMTIER_PROMOTE_HOT,
 	MEMTIER_PROMOTE_COLD,
@@ -175,6 +178,8 @@ struct memtier_promote_tunables {
  * struct memtier_hint_fault - one hint fault, as the fault path sees it
  * @mode: sysctl numa_balancing, NUMA_BALANCING_* bits.
  * @src_toptier: the page's node is top tier.
+ * @target_higher: the target node (the faulting CPU's) is in a higher
+ *	tier than the page's node.
  * @target_free_space_enough: memtier_free_space_enough() for the target.
  * @now_ms: the time of the fault.
  * @latency_ms: memtier_hint_fault_latency() of the page.
@@ -183,6 +188,7 @@ struct memtier_promote_tunables {
 struct memtier_hint_fault {
 	unsigned int mode;
 	bool src_toptier;
+	bool target_higher;
 	bool target_free_space_enough;
 	unsigned int now_ms;
 	unsigned int latency_ms;

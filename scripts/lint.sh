@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# usage: lint.sh REPO KSRC KUNIT_BUILD
+# The kernel's own static gates, on the library, its tests and the
+# integration series:
+#  - checkpatch.pl --strict: no ERROR, WARNING or CHECK;
+#  - scripts/kernel-doc -none -Wall on the library: silent;
+#  - the library and its suites built with W=1 and sparse (C=2): no
+#    warning.
+# Prints one line per gate and "lint: N passed, N failed".
+set -u
+repo=$1
+ksrc=$2
+build=$3
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+gate() {
+	name=$1
+	file=$2
+	if [ -s "$file" ]; then
+		echo "lint: $name: FAILED"
+		sed 's/^/  /' "$file"
+		fail=$((fail + 1))
+	else
+		echo "lint: $name: clean"
+		pass=$((pass + 1))
+	fi
+}
+
+cd "$repo" || exit 1
+sources="src/*.c src/*.h src/include/linux/*.h"
+perl "$ksrc/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
+	-f $sources kunit/*.c kunit/*.h 2>&1 |
+	grep -E 'ERROR|WARNING|CHECK' >"$tmp/checkpatch"
+gate "checkpatch --strict on src/ and kunit/" "$tmp/checkpatch"
+
+: >"$tmp/series"
+exceptions=$repo/kernel-integration/checkpatch-exceptions
+for p in "$repo"/kernel-integration/patches/*.patch; do
+	name=$(basename "$p")
+	(cd "$ksrc" && perl scripts/checkpatch.pl --strict --terse \
+		--show-types "$p" 2>&1) | grep -E 'ERROR|WARNING|CHECK' |
+	while IFS= read -r finding; do
+		type=$(echo "$finding" | sed -n 's/.*: [A-Z]*:\([A-Z_]*\):.*/\1/p')
+		if grep -v '^#' "$exceptions" |
+			awk -v n="$name" -v t="$type" \
+			'index(n, $1) == 1 && $2 == t { f = 1 } END { exit !f }'; then
+			echo "lint: $name: $type kept: $(grep "^${name%%-*} $type" \
+				"$exceptions" | cut -d' ' -f3-)"
+		else
+			echo "$finding" >>"$tmp/series"
+		fi
+	done
+done
+gate "checkpatch --strict on kernel-integration/patches" "$tmp/series"
+
+perl "$ksrc/scripts/kernel-doc" -none -Wall $sources >"$tmp/kdoc" 2>&1
+gate "kernel-doc -none -Wall on src/" "$tmp/kdoc"
+
+make -C "$ksrc" O="$build" ARCH=x86_64 CC="ccache gcc" W=1 C=2 \
+	-j"$(nproc)" mm/memtier/ >"$tmp/build.log" 2>&1 ||
+	echo "build of mm/memtier/ failed" >>"$tmp/build.log"
+grep -E 'warning|error|failed' "$tmp/build.log" >"$tmp/w1"
+gate "W=1 and sparse on mm/memtier/" "$tmp/w1"
+
+echo "lint: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
