@@ -21,13 +21,16 @@ KUNIT_TIMEOUT	?= 900
 export CCACHE_DIR ?= $(MEMTIER_CACHE)/ccache
 export JOBS
 
-KUNIT_CMD = ./tools/testing/kunit/kunit.py run --arch=x86_64 \
+KUNIT_RUN = ./tools/testing/kunit/kunit.py run --arch=x86_64 \
 	--kunitconfig=$(REPO)/.kunitconfig --build_dir=$(KUNIT_BUILD) \
 	--jobs=$(JOBS) --timeout=$(KUNIT_TIMEOUT) \
 	--make_options CC="ccache gcc"
+# The benchmark suite is marked slow: make kunit reports it skipped.
+KUNIT_CMD = $(KUNIT_RUN) --filter "speed>slow" --filter_action=skip
+BENCH_CMD = $(KUNIT_RUN) memtier_bench
 
 .PHONY: help deps tree kunit e2e-tree kernel initramfs e2e run lint \
-	coverage patches patches-check test
+	coverage patches patches-check bench test
 
 help:
 	@echo "make kunit   build the KUnit kernel and run every memtier_ suite in QEMU"
@@ -38,6 +41,7 @@ help:
 	@echo "make coverage  gcov of src/ under the KUnit suites: HTML and lcov in out/coverage"
 	@echo "make patches   the upstream series with a cover letter, in out/patches"
 	@echo "make patches-check  build every step of that series; KUnit on the library patch"
+	@echo "make bench   the promotion benchmark (suite memtier_bench): tables, plot in out/bench"
 	@echo "make test    everything CI runs (the README's test command)"
 	@echo "Cache: MEMTIER_CACHE=$(MEMTIER_CACHE)"
 
@@ -91,4 +95,12 @@ patches-check: patches
 	@$(REPO)/scripts/timed.sh patches-check $(REPO)/scripts/patches-check.sh \
 		$(REPO) $(E2E_KSRC) $(MEMTIER_CACHE)
 
-test: kunit lint coverage e2e
+bench: tree
+	@mkdir -p $(OUT)/bench
+	@cd $(KSRC) && $(REPO)/scripts/timed.sh bench $(BENCH_CMD) \
+		>$(OUT)/bench/kunit.log 2>&1 || { tail -30 $(OUT)/bench/kunit.log; exit 1; }
+	@cp $(KUNIT_BUILD)/test.log $(OUT)/bench/console.log
+	@python3 $(REPO)/scripts/bench-report.py -o $(OUT)/bench/bench.png \
+		$(OUT)/bench/console.log | tee $(OUT)/bench/report.txt
+
+test: kunit coverage lint e2e patches-check

@@ -6,7 +6,7 @@ set -eu
 
 PKGS="linux-source-6.12 qemu-system-x86 gcc make flex bison bc libelf-dev
 libssl-dev libc6-dev python3 ccache cpio xz-utils rsync perl sparse lcov
-busybox-static git"
+busybox-static git python3-matplotlib"
 
 missing=""
 for p in $PKGS; do

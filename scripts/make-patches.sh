@@ -24,7 +24,7 @@ git -C "$ksrc" worktree prune
 git -C "$ksrc" worktree add -q --detach "$wt" pristine
 
 hot="access_time free_space ratelimit threshold promote"
-hot_tests="latency_kunit ratelimit_kunit threshold_kunit promote_kunit"
+hot_tests="latency_kunit ratelimit_kunit threshold_kunit promote_kunit bench_kunit"
 
 # Patch 1: everything but hot page selection.
 mkdir -p "$wt/mm/memtier/tests"
@@ -39,24 +39,29 @@ for f in "$repo"/kunit/*.c "$repo"/kunit/*.h; do
 	cp "$f" "$wt/mm/memtier/tests/"
 done
 cp "$repo/src/include/linux/memtier.h" "$wt/include/linux/"
-# The Makefiles without the hot page objects.
-sed -e '/access_time.o/d' -e 's/toptier.o adistance.o \\/toptier.o adistance.o/' \
-	"$repo/src/Makefile" >"$wt/mm/memtier/Makefile"
-sed -e '/latency_kunit.o/d' -e 's/ \\$//' -e 's/property_kunit.o$/property_kunit.o \\/' \
-	-e 's/promote_kunit.o adistance_kunit.o/adistance_kunit.o/' \
-	"$repo/kunit/Makefile" >"$wt/mm/memtier/tests/Makefile"
+# The Makefiles without the hot page objects: the block under the
+# "# Hot page selection" comment in each.
+for mk in src/Makefile:mm/memtier/Makefile kunit/Makefile:mm/memtier/tests/Makefile; do
+	# Drop the comment and the statement under it, continuations too.
+	awk '/^# Hot page selection/ { skip = 1; next }
+	     skip { if ($0 !~ /\\$/) skip = 0; next }
+	     { print }' \
+		"$repo/${mk%%:*}" >"$wt/${mk#*:}"
+done
 # The build glue and the MAINTAINERS entry.
 (cd "$wt" && git apply "$repo"/kernel-integration/patches/0001-*.patch)
-$git add -A mm/memtier include/linux/memtier.h mm/Kconfig mm/Makefile MAINTAINERS
+$git add -f -A mm/memtier include/linux/memtier.h mm/Kconfig mm/Makefile MAINTAINERS
 $git commit -q -s -F "$repo/kernel-integration/series/library.msg"
 
 # Patch 2: hot page selection.
 for b in $hot; do cp "$repo/src/$b.c" "$wt/mm/memtier/"; done
-for b in $hot_tests; do cp "$repo/kunit/$b.c" "$wt/mm/memtier/tests/"; done
+for b in $hot_tests; do
+	[ ! -f "$repo/kunit/$b.c" ] || cp "$repo/kunit/$b.c" "$wt/mm/memtier/tests/"
+done
 cp "$repo/src/Makefile" "$wt/mm/memtier/Makefile"
 cp "$repo/kunit/Makefile" "$wt/mm/memtier/tests/Makefile"
 cp "$repo/src/include/linux/memtier_promote.h" "$wt/include/linux/"
-$git add -A mm/memtier include/linux/memtier_promote.h
+$git add -f -A mm/memtier include/linux/memtier_promote.h
 $git commit -q -s -F "$repo/kernel-integration/series/hotpage.msg"
 
 # The integration and documentation patches, less the glue.
@@ -65,7 +70,7 @@ for p in "$repo"/kernel-integration/patches/*.patch; do
 	$git am -q "$p"
 done
 
-git -C "$wt" format-patch -q --cover-letter -o "$out" pristine..HEAD
+$git format-patch -q --cover-letter -o "$out" pristine..HEAD
 cover=$(ls "$out"/0000-cover-letter.patch)
 python3 - "$cover" "$repo/kernel-integration/series/cover.txt" <<'PY'
 import sys

@@ -30,7 +30,7 @@ for m in "$@"; do
 	if [ "$mode" = run ]; then
 		sed -n '/^memtier-e2e: machine/,/^memtier-e2e: done/p' "$log"
 	else
-		grep -E '^(ok|FAIL) - |^  ' "$log" | sed "s/^/[$m] /"
+		grep -E '^(ok|FAIL) - |^  (got|write of) ' "$log" | sed "s/^/[$m] /"
 	fi
 	line=$(grep -E "^machine $m: [0-9]+ passed, [0-9]+ failed" "$log" | tail -1)
 	if [ "$mode" = run ]; then
