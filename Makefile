@@ -58,7 +58,7 @@ kunit: tree
 		$(KSRC) $(KUNIT_BUILD)/kunit.json $(KUNIT_CMD)
 
 e2e-tree: deps
-	@$(REPO)/scripts/prepare-e2e-tree.sh $(REPO) $(E2E_KSRC)
+	@$(REPO)/scripts/prepare-tree.sh $(REPO) $(E2E_KSRC) series
 
 kernel: e2e-tree
 	@$(REPO)/scripts/timed.sh kernel $(REPO)/scripts/build-kernel.sh \

@@ -1,33 +1,62 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Unpack Debian's linux-source-6.12 once into the cache and place the
-# library (src/) and its KUnit suites (kunit/) into it as mm/memtier/.
+# usage: prepare-tree.sh REPO KSRC [kunit|series]
 #
-# usage: prepare-tree.sh REPO KSRC
+# Unpack Debian's linux-source-6.12 once into KSRC (in the cache, never
+# in the checkout) and place the library (src/) and its KUnit suites
+# (kunit/) into it as mm/memtier/ and mm/memtier/tests/.
+#
+#  kunit   (default) the tree of make kunit, lint and coverage: only the
+#          build glue of kernel-integration/patches/0001 is applied.
+#  series  the tree of make kernel: a git repository (tag "pristine")
+#          with the whole of kernel-integration/patches applied by
+#          git am, again whenever the series changes.
 set -eu
 
 repo=$1
 ksrc=$2
+mode=${3:-kunit}
 tarball=/usr/src/linux-source-6.12.tar.xz
+series=$repo/kernel-integration/patches
+git="git -c user.name=memtier -c user.email=memtier@localhost"
 
 if [ ! -f "$ksrc/.memtier-unpacked" ]; then
 	# Never remove a tree this script did not unpack: it may hold work.
 	if [ -e "$ksrc" ]; then
 		echo "prepare-tree: $ksrc was not unpacked by memtier;" \
-			"remove it or set KSRC" >&2
+			"remove it or point the Makefile elsewhere" >&2
 		exit 1
 	fi
 	echo "prepare-tree: unpacking $tarball into $ksrc"
 	rm -rf "$ksrc.unpacking"
 	mkdir -p "$ksrc.unpacking"
 	tar -xJf "$tarball" -C "$ksrc.unpacking" --strip-components=1
+	if [ "$mode" = series ]; then
+		(cd "$ksrc.unpacking" && $git init -q && $git add -f -A . &&
+		 $git commit -qm "linux-source-6.12 (Debian)" &&
+		 $git tag pristine)
+	fi
 	touch "$ksrc.unpacking/.memtier-unpacked"
 	mv "$ksrc.unpacking" "$ksrc"
 fi
 
+cd "$ksrc"
+if [ "$mode" = series ]; then
+	want=$(cat "$series"/*.patch | sha1sum | cut -d' ' -f1)
+	if [ "$(cat .memtier-series 2>/dev/null)" != "$want" ]; then
+		echo "prepare-tree: applying $(ls "$series"/*.patch | wc -l) patches"
+		$git am --abort >/dev/null 2>&1 || true
+		$git reset -q --hard pristine
+		$git am -q "$series"/*.patch
+		echo "$want" >.memtier-series
+	fi
+elif ! grep -q 'mm/memtier/Kconfig' mm/Kconfig; then
+	patch -p1 -s -i "$(ls "$series"/0001-*.patch)"
+fi
+
 # mm/memtier/ is a real directory of links, so that a file added to or
 # removed from src/ is picked up on the next run.
-dir=$ksrc/mm/memtier
+dir=mm/memtier
 mkdir -p "$dir"
 find "$dir" -maxdepth 1 -type l -delete
 for f in "$repo"/src/*; do
@@ -36,11 +65,5 @@ done
 ln -s "$repo/kunit" "$dir/tests"
 # The public headers: include/linux/memtier*.h.
 for f in "$repo"/src/include/linux/*.h; do
-	ln -sfn "$f" "$ksrc/include/linux/$(basename "$f")"
+	ln -sfn "$f" "include/linux/$(basename "$f")"
 done
-
-# Kconfig and Makefile glue, added once.
-grep -q 'mm/memtier/Kconfig' "$ksrc/mm/Kconfig" ||
-	printf '\nsource "mm/memtier/Kconfig"\n' >>"$ksrc/mm/Kconfig"
-grep -q 'memtier/' "$ksrc/mm/Makefile" ||
-	printf '\nobj-y += memtier/\n' >>"$ksrc/mm/Makefile"

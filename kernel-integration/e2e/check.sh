@@ -76,6 +76,29 @@ rejects_all() {
 	done
 }
 
+# demote MB SLOW: with demotion on, bind MB to node 0 (more than it
+# holds) and check that reclaim demoted, to SLOW, and lost nothing.
+demote() {
+	echo 1 >/sys/kernel/mm/numa/demotion_enabled
+	d0=$(( $(vmstat pgdemote_kswapd) + $(vmstat pgdemote_direct) ))
+	/tierwork demote "$1" 0 >/tmp/demote.out
+	cat /tmp/demote.out
+	d1=$(( $(vmstat pgdemote_kswapd) + $(vmstat pgdemote_direct) ))
+	check "demotion: pgdemote rose" test "$d1" -gt "$d0"
+	check "demotion: pages on the slow node" \
+		grep -q "demote_pages.* node$2=" /tmp/demote.out
+	check "demotion: no data lost" \
+		grep -qx 'demote_bad_words 0' /tmp/demote.out
+	echo 0 >/sys/kernel/mm/numa/demotion_enabled
+}
+
+# Tiering mode on, scanning soon and often: TCG is slow.
+tiering_on() {
+	echo 0 >"$DBG/sched/numa_balancing/scan_delay_ms"
+	echo 100 >"$DBG/sched/numa_balancing/scan_period_min_ms"
+	echo 2 >/proc/sys/kernel/numa_balancing
+}
+
 mem_nodes=$(expand "$(cat $SYS/node/has_memory)" | tr '\n' ' ')
 cpu_nodes=$(expand "$(cat $SYS/node/has_cpu)" | tr '\n' ' ')
 echo "machine $machine: memory nodes:" $mem_nodes "cpu nodes:" $cpu_nodes
@@ -129,21 +152,10 @@ machine_a() {
 		"tier 200 toptier 1 preferred $slow allowed $slow"
 
 	# Demotion: fill more than node 0 holds; cold pages go to the slow node.
-	echo 1 >/sys/kernel/mm/numa/demotion_enabled
-	d0=$(( $(vmstat pgdemote_kswapd) + $(vmstat pgdemote_direct) ))
-	/tierwork demote 320 0 >/tmp/demote.out
-	cat /tmp/demote.out
-	d1=$(( $(vmstat pgdemote_kswapd) + $(vmstat pgdemote_direct) ))
-	check "demotion: pgdemote rose" test "$d1" -gt "$d0"
-	check "demotion: pages on the slow node" \
-		grep -q "demote_pages.* node$slow=" /tmp/demote.out
-	check "demotion: no data lost" grep -qx 'demote_bad_words 0' /tmp/demote.out
-	echo 0 >/sys/kernel/mm/numa/demotion_enabled
+	demote 320 "$slow"
 
 	# Promotion: a hot set on the slow node moves to node 0.
-	echo 0 >"$DBG/sched/numa_balancing/scan_delay_ms"
-	echo 100 >"$DBG/sched/numa_balancing/scan_period_min_ms"
-	echo 2 >/proc/sys/kernel/numa_balancing
+	tiering_on
 	p0=$(vmstat pgpromote_success)
 	/tierwork promote 32 32 "$slow" 0 30 >/tmp/promote.out
 	cat /tmp/promote.out
@@ -231,26 +243,16 @@ machine_c() {
 	check "only the slow node is below the top tier" \
 		eq "$(awk '/^top_tier/ { print $2 }' $DBG/memtier/targets)" 250
 
-	echo 1 >/sys/kernel/mm/numa/demotion_enabled
-	d0=$(( $(vmstat pgdemote_kswapd) + $(vmstat pgdemote_direct) ))
-	/tierwork demote 300 0 >/tmp/demote.out
-	cat /tmp/demote.out
-	d1=$(( $(vmstat pgdemote_kswapd) + $(vmstat pgdemote_direct) ))
-	check "demotion: pgdemote rose" test "$d1" -gt "$d0"
+	demote 300 "$slow"
 	check "demotion: nothing on the higher fast node" sh -c \
 		"! grep -q 'demote_pages.* node$fast=' /tmp/demote.out"
-	check "demoted pages land on the slow node" \
-		grep -q "demote_pages.* node$slow=" /tmp/demote.out
-	check "demotion: no data lost" grep -qx 'demote_bad_words 0' /tmp/demote.out
 }
 
 machine_d() {
 	echo 100 >"$SYS/node/node1/memtier"
 	check "the slow node is below the top tier" eq "$(targets 1)" \
 		"tier 100 toptier 0 preferred  allowed "
-	echo 0 >"$DBG/sched/numa_balancing/scan_delay_ms"
-	echo 100 >"$DBG/sched/numa_balancing/scan_period_min_ms"
-	echo 2 >/proc/sys/kernel/numa_balancing
+	tiering_on
 	n0=$(vmstat pgpromote_candidate_nrl)
 	c0=$(vmstat pgpromote_candidate)
 	taskset 1 /tierwork promote 16 16 1 0 30 >/tmp/promote.out
