@@ -81,7 +81,103 @@ static void memtier_adistance_monotonic(struct kunit *test)
 	}
 }
 
+/* 6.12's memory_tierN for a tier ID: N from the tier's abstract distance. */
+struct chunk_case {
+	int id;
+	int default_tier;
+	int chunk;
+};
+
+/* By hand: N = (default * 576 / id) >> 7; the default tier is 576 >> 7. */
+static const struct chunk_case chunk_cases[] = {
+	{ 200, 200, 4 },	/* DRAM: 6.12's memory_tier4 */
+	{ 100, 200, 9 },	/* 1152 */
+	{ 50, 200, 18 },	/* 2304 */
+	{ 40, 200, 22 },	/* 2880, the dax/kmem default distance */
+	{ 300, 200, 3 },	/* 384 */
+	{ 400, 200, 2 },	/* 288 */
+	{ 199, 200, 4 },	/* 578: shares DRAM's chunk */
+	{ 201, 200, 4 },	/* 573 */
+	{ 225, 200, 4 },	/* 512, the chunk's low edge */
+	{ 226, 200, 3 },	/* 509 */
+	{ 1, 200, 900 },	/* 115200 */
+	{ 0, 200, 16777215 },	/* INT_MAX >> 7 */
+	{ 250, 250, 4 },	/* the default tier is DRAM's whatever its ID */
+	{ 200, 250, 5 },	/* 720 */
+	{ 100, 250, 11 },	/* 1440 */
+	{ 300, 250, 3 },	/* 480 */
+	{ 0, 0, 4 },
+	{ 100, 0, 0 },
+};
+
+static void chunk_case_desc(const struct chunk_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "tier %d, default %d", c->id,
+		 c->default_tier);
+}
+
+KUNIT_ARRAY_PARAM(chunk, chunk_cases, chunk_case_desc);
+
+static void memtier_adistance_tier_to_chunk(struct kunit *test)
+{
+	const struct chunk_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, memtier_tier_to_chunk(c->id, ADIST_DRAM,
+						    CHUNK_BITS,
+						    c->default_tier),
+			c->chunk);
+}
+
+/* A faster tier never gets a larger N than a slower one (6.12's order). */
+static void memtier_adistance_chunk_order(struct kunit *test)
+{
+	int def = *(const int *)test->param_value;
+	int id, chunk, prev = INT_MAX;
+
+	for (id = 0; id <= MAX_MEMORY_TIER_ID; id++) {
+		chunk = memtier_tier_to_chunk(id, ADIST_DRAM, CHUNK_BITS, def);
+		if (id != def)
+			KUNIT_ASSERT_LE_MSG(test, chunk, prev, "tier %d", id);
+		KUNIT_ASSERT_GE(test, chunk, 0);
+		if (id != def)
+			prev = chunk;
+	}
+}
+
+/*
+ * Where dax/kmem puts its memory: the parameter when set, else where
+ * firmware-reported performance maps (no request), else PMEM.
+ */
+static void memtier_adistance_kmem_tier(struct kunit *test)
+{
+	static const struct {
+		bool set;
+		int param;
+		bool perf;
+		int tier;
+	} table[] = {
+		{ true, 150, true, 150 },
+		{ true, 150, false, 150 },
+		{ true, 0, false, 0 },
+		{ true, 400, true, 400 },
+		{ false, 150, true, MEMTIER_NO_TIER },
+		{ false, 150, false, 100 },
+		{ false, 0, false, 100 },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(table); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    memtier_kmem_tier(table[i].set,
+						      table[i].param,
+						      table[i].perf),
+				    table[i].tier, "row %d", i);
+}
+
 static struct kunit_case memtier_adistance_cases[] = {
+	KUNIT_CASE_PARAM(memtier_adistance_tier_to_chunk, chunk_gen_params),
+	KUNIT_CASE_PARAM(memtier_adistance_chunk_order, default_gen_params),
+	KUNIT_CASE(memtier_adistance_kmem_tier),
 	KUNIT_CASE_PARAM(memtier_adistance_tier, adist_gen_params),
 	KUNIT_CASE_PARAM(memtier_adistance_monotonic, default_gen_params),
 	{}

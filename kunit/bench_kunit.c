@@ -385,7 +385,7 @@ static void bench_sim_init(struct bench_sim *sim,
 	sim->tun.page_shift = BENCH_PAGE_SHIFT;
 	sim->limit_pages = memtier_mbps_to_pages(BENCH_RATE_LIMIT_MBPS,
 						 BENCH_PAGE_SHIFT);
-	sim->ref_ms = memtier_threshold_ref(BENCH_HOT_THRESHOLD_MS);
+	sim->ref_ms = BENCH_HOT_THRESHOLD_MS;
 	memtier_promote_state_init(&sim->state, BENCH_EPOCH_MS);
 	memtier_ratelimit_init(&sim->rl, BENCH_EPOCH_MS, 0);
 
@@ -476,7 +476,6 @@ static bool bench_autoadjust(struct bench_sim *sim, unsigned int now,
 	struct memtier_hint_fault fault = {
 		.mode = NUMA_BALANCING_MEMORY_TIERING,
 		.src_toptier = false,
-		.target_higher = true,
 		.target_free_space_enough = room,
 		.now_ms = now,
 		.latency_ms = latency,

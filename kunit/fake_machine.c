@@ -14,7 +14,7 @@ static int fake_distance(const struct memtier_topology *topo, int from, int to)
 	const struct fake_machine *fm;
 
 	fm = container_of(topo, struct fake_machine, topo);
-	return fm->dist[from][to];
+	return fm->dist[from * fm->nr_nodes + to];
 }
 
 /**
@@ -33,9 +33,12 @@ struct fake_machine *fake_machine_new(struct kunit *test, int nr_nodes,
 	struct fake_machine *fm;
 	int a, b;
 
+	KUNIT_ASSERT_GT(test, nr_nodes, 0);
 	KUNIT_ASSERT_LE(test, nr_nodes, MAX_NUMNODES);
 	fm = kunit_kzalloc(test, sizeof(*fm), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fm);
+	fm->dist = kunit_kcalloc(test, nr_nodes, nr_nodes, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fm->dist);
 	fm->nr_nodes = nr_nodes;
 	fm->topo.distance = fake_distance;
 	for (a = 0; a < nr_nodes; a++) {
@@ -44,7 +47,7 @@ struct fake_machine *fake_machine_new(struct kunit *test, int nr_nodes,
 		if (roles[a] == FM_CPU_MEM || roles[a] == FM_CPU)
 			node_set(a, fm->topo.cpu_nodes);
 		for (b = 0; b < nr_nodes; b++)
-			fm->dist[a][b] = dist ? dist[a * nr_nodes + b] :
+			fm->dist[a * nr_nodes + b] = dist ? dist[a * nr_nodes + b] :
 					 (a == b ? 10 : 20);
 	}
 	return fm;
@@ -107,6 +110,8 @@ static void fake_snapshot_free(void *snap)
  * @reg: the registry.
  * @fm: the machine.
  *
+ * It covers the machine's nodes, as the kernel's covers nr_node_ids.
+ *
  * Return: the snapshot.
  */
 struct memtier_snapshot *fake_snapshot(struct kunit *test,
@@ -115,7 +120,7 @@ struct memtier_snapshot *fake_snapshot(struct kunit *test,
 {
 	struct memtier_snapshot *snap;
 
-	snap = memtier_snapshot_alloc(GFP_KERNEL);
+	snap = memtier_snapshot_alloc(fm->nr_nodes, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, snap);
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, fake_snapshot_free,

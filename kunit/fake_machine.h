@@ -19,12 +19,13 @@
  * struct fake_machine - a topology with a distance matrix
  * @topo: what the library sees.
  * @nr_nodes: nodes 0 to @nr_nodes - 1 are described.
- * @dist: @dist[a][b] is the distance from a to b.
+ * @dist: @dist[a * @nr_nodes + b] is the distance from a to b; sized by
+ *	@nr_nodes, not %MAX_NUMNODES, which is 1024 in distribution kernels.
  */
 struct fake_machine {
 	struct memtier_topology topo;
 	int nr_nodes;
-	u8 dist[MAX_NUMNODES][MAX_NUMNODES];
+	u8 *dist;
 };
 
 struct fake_machine *fake_machine_new(struct kunit *test, int nr_nodes,

@@ -33,42 +33,35 @@ struct decide_case {
 	const char *name;
 	unsigned int mode;
 	bool src_toptier;
-	bool lower_target;	/* the faulting CPU's node is not higher */
 	bool free_space;
 	unsigned int latency;
 	enum memtier_promote_reason reason;
 };
 
 static const struct decide_case decide_cases[] = {
-	{ "tiering, slow page, hot", TIERING, false, false, false, 10,
+	{ "tiering, slow page, hot", TIERING, false, false, 10,
 	  MEMTIER_PROMOTE_HOT },
-	{ "tiering, slow page, 1 ms under threshold", TIERING, false, false, false,
-	  999, MEMTIER_PROMOTE_HOT },
-	{ "tiering, slow page, exactly at threshold", TIERING, false, false, false,
-	  1000, MEMTIER_PROMOTE_COLD },
-	{ "tiering, slow page, cold", TIERING, false, false, false, 4000,
+	{ "tiering, slow page, 1 ms under threshold", TIERING, false, false, 999,
+	  MEMTIER_PROMOTE_HOT },
+	{ "tiering, slow page, exactly at threshold", TIERING, false, false, 1000,
 	  MEMTIER_PROMOTE_COLD },
-	{ "tiering, slow page, cold but free space", TIERING, false, false, true,
-	  4000, MEMTIER_PROMOTE_BYPASS },
-	{ "tiering, top-tier page", TIERING, true, false, false, 10,
+	{ "tiering, slow page, cold", TIERING, false, false, 4000,
+	  MEMTIER_PROMOTE_COLD },
+	{ "tiering, slow page, cold but free space", TIERING, false, true, 4000,
+	  MEMTIER_PROMOTE_BYPASS },
+	{ "tiering, top-tier page", TIERING, true, false, 10,
 	  MEMTIER_PROMOTE_TOPTIER },
-	{ "tiering+normal, slow page, hot", TIERING | NORMAL, false, false, false,
-	  10, MEMTIER_PROMOTE_HOT },
-	{ "tiering+normal, top-tier page", TIERING | NORMAL, true, false, true, 10,
+	{ "tiering+normal, slow page, hot", TIERING | NORMAL, false, false, 10,
+	  MEMTIER_PROMOTE_HOT },
+	{ "tiering+normal, top-tier page", TIERING | NORMAL, true, true, 10,
 	  MEMTIER_PROMOTE_TOPTIER },
-	{ "normal, slow page", NORMAL, false, false, false, 10,
+	{ "normal, slow page", NORMAL, false, false, 10,
 	  MEMTIER_PROMOTE_TIERING_OFF },
-	{ "normal, slow page, free space", NORMAL, false, false, true, 10,
+	{ "normal, slow page, free space", NORMAL, false, true, 10,
 	  MEMTIER_PROMOTE_TIERING_OFF },
-	{ "normal, top-tier page", NORMAL, true, false, false, 10,
+	{ "normal, top-tier page", NORMAL, true, false, 10,
 	  MEMTIER_PROMOTE_TOPTIER },
-	{ "balancing off, slow page", 0, false, false, false, 10,
-	  MEMTIER_PROMOTE_TIERING_OFF },
-	{ "tiering, CPU node not higher, hot", TIERING, false, true, false, 10,
-	  MEMTIER_PROMOTE_NOT_HIGHER },
-	{ "tiering, CPU node not higher, free space", TIERING, false, true,
-	  true, 10, MEMTIER_PROMOTE_NOT_HIGHER },
-	{ "normal, CPU node not higher", NORMAL, false, true, false, 10,
+	{ "balancing off, slow page", 0, false, false, 10,
 	  MEMTIER_PROMOTE_TIERING_OFF },
 };
 
@@ -86,7 +79,6 @@ static void memtier_promote_rules(struct kunit *test)
 	struct memtier_hint_fault f = {
 		.mode = c->mode,
 		.src_toptier = c->src_toptier,
-		.target_higher = !c->lower_target,
 		.target_free_space_enough = c->free_space,
 		.now_ms = 10,
 		.latency_ms = c->latency,
@@ -112,7 +104,6 @@ static void memtier_promote_reasons(struct kunit *test)
 	} table[] = {
 		{ MEMTIER_PROMOTE_TIERING_OFF, "tiering_off", false },
 		{ MEMTIER_PROMOTE_TOPTIER, "toptier", false },
-		{ MEMTIER_PROMOTE_NOT_HIGHER, "not_higher", false },
 		{ MEMTIER_PROMOTE_BYPASS, "bypass", true },
 		{ MEMTIER_PROMOTE_HOT, "hot", true },
 		{ MEMTIER_PROMOTE_COLD, "cold", false },
@@ -144,7 +135,7 @@ static void memtier_promote_tiering_off_no_promotion(struct kunit *test)
 {
 	struct memtier_promote_state *state = new_state(test, 0);
 	struct memtier_hint_fault f = {
-		.mode = NORMAL, .src_toptier = false, .target_higher = true,
+		.mode = NORMAL, .src_toptier = false,
 		.target_free_space_enough = true, .latency_ms = 0,
 		.nr_pages = 512,
 	};
@@ -168,7 +159,7 @@ static void memtier_promote_bypass_counted(struct kunit *test)
 {
 	struct memtier_promote_state *state = new_state(test, 0);
 	struct memtier_promote_tunables tun = seed_defaults;
-	struct memtier_hint_fault f = { .mode = TIERING, .target_higher = true };
+	struct memtier_hint_fault f = { .mode = TIERING };
 	unsigned long promoted = 0;
 	enum memtier_promote_reason r;
 	unsigned int i;
@@ -194,7 +185,7 @@ static void memtier_promote_bypass_resets_threshold(struct kunit *test)
 {
 	struct memtier_promote_state *state = new_state(test, 0);
 	struct memtier_hint_fault f = {
-		.mode = TIERING, .target_higher = true,
+		.mode = TIERING,
 		.target_free_space_enough = true, .now_ms = 5000, .nr_pages = 1,
 	};
 
@@ -224,7 +215,7 @@ static void memtier_promote_ratelimited(struct kunit *test)
 	struct memtier_promote_state *state = new_state(test, 0);
 	struct memtier_promote_tunables tun = seed_defaults;
 	struct memtier_hint_fault f = {
-		.mode = TIERING, .target_higher = true, .latency_ms = 5,
+		.mode = TIERING, .latency_ms = 5,
 		.nr_pages = 1,
 	};
 	int i;
@@ -250,7 +241,7 @@ static void memtier_promote_uses_adjusted_threshold(struct kunit *test)
 {
 	struct memtier_promote_state *state = new_state(test, 0);
 	struct memtier_hint_fault f = {
-		.mode = TIERING, .target_higher = true, .now_ms = 10, .nr_pages = 1,
+		.mode = TIERING, .now_ms = 10, .nr_pages = 1,
 	};
 
 	state->th.threshold_ms = 250;
@@ -272,10 +263,8 @@ struct knob_case {
 };
 
 static const struct knob_case knob_cases[] = {
-	{ "rate limit 0 MB/s", { 1000, 0, 60000, 12 }, 999, 1000 },
 	{ "rate limit 4294967295 MB/s", { 1000, U32_MAX, 60000, 12 }, 999,
 	  1000 },
-	{ "hot threshold 0 ms", { 0, 65536, 60000, 12 }, 999, 1000 },
 	{ "hot threshold 1 ms", { 1, 65536, 60000, 12 }, 0, 1 },
 	{ "hot threshold 7 ms", { 7, 65536, 60000, 12 }, 6, 7 },
 	{ "hot threshold 4294967295 ms", { U32_MAX, 65536, 60000, 12 },
@@ -303,7 +292,7 @@ static void memtier_promote_knob_values(struct kunit *test)
 	const struct knob_case *c = test->param_value;
 	struct memtier_promote_state *state = new_state(test, 0);
 	struct memtier_hint_fault f = {
-		.mode = TIERING, .target_higher = true, .nr_pages = 1,
+		.mode = TIERING, .nr_pages = 1,
 	};
 	enum memtier_promote_reason reason;
 	unsigned long promoted = 0;
@@ -327,6 +316,52 @@ static void memtier_promote_knob_values(struct kunit *test)
 	}
 	/* 100 faults/s is below every limit here: all are promoted. */
 	KUNIT_EXPECT_EQ(test, promoted, 60000ul);
+}
+
+/*
+ * 6.12 userspace: a rate limit of 0 MB/s or a hot threshold of 0 ms
+ * promotes nothing, over many windows and adjustment periods, but what
+ * the free-space bypass lets through.  A hot page refused by the 0 MB/s
+ * limit is still a candidate, as mainline counts it.
+ */
+static void memtier_promote_zero_knobs_promote_nothing(struct kunit *test)
+{
+	static const struct {
+		struct memtier_promote_tunables tun;
+		enum memtier_promote_reason refused;
+	} zero[] = {
+		{ { 1000, 0, 60000, 12 }, MEMTIER_PROMOTE_RATELIMITED },
+		{ { 0, 65536, 60000, 12 }, MEMTIER_PROMOTE_COLD },
+		{ { 0, 0, 37, 16 }, MEMTIER_PROMOTE_COLD },
+	};
+	struct memtier_promote_state *state;
+	struct memtier_hint_fault f = { .mode = TIERING };
+	unsigned long counted;
+	unsigned int i, t;
+
+	for (i = 0; i < ARRAY_SIZE(zero); i++) {
+		state = new_state(test, 3);
+		counted = 0;
+		for (t = 0; t < 200000; t += 13) {
+			f.now_ms = 3 + t;
+			f.latency_ms = t % 3;
+			f.nr_pages = t % 7 ? 1 : 512;
+			f.target_free_space_enough = false;
+			KUNIT_ASSERT_EQ_MSG(test,
+					    memtier_promote_decide(state, &f,
+								   &zero[i].tun),
+					    zero[i].refused, "knobs %u at %u", i,
+					    t);
+			if (zero[i].refused == MEMTIER_PROMOTE_RATELIMITED)
+				counted += f.nr_pages;
+		}
+		KUNIT_EXPECT_EQ(test, atomic_long_read(&state->nr_candidates),
+				(long)counted);
+		f.target_free_space_enough = true;
+		KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f,
+							     &zero[i].tun),
+				MEMTIER_PROMOTE_BYPASS);
+	}
 }
 
 #define GIB_PAGES	(1ul << (30 - 12))
@@ -395,6 +430,7 @@ static struct kunit_case memtier_promote_cases[] = {
 	KUNIT_CASE(memtier_promote_ratelimited),
 	KUNIT_CASE(memtier_promote_uses_adjusted_threshold),
 	KUNIT_CASE_PARAM(memtier_promote_knob_values, knob_gen_params),
+	KUNIT_CASE(memtier_promote_zero_knobs_promote_nothing),
 	KUNIT_CASE_PARAM(memtier_promote_free_space, free_gen_params),
 	KUNIT_CASE(memtier_promote_free_space_margin),
 	{}

@@ -75,11 +75,16 @@ static void prop_check(struct kunit *test, struct memtier_registry *reg,
 
 	fake_registry_check(test, reg, fm);
 
+	/* The lowest tier with a CPU node, else the lowest tier: all top. */
 	for (node = 0; node < fm->nr_nodes; node++) {
 		tier = memtier_registry_node_tier(reg, node);
-		top = max(top, tier);
-		if (node_isset(node, topo->cpu_nodes))
-			top_cpu = max(top_cpu, tier);
+		if (tier == MEMTIER_NO_TIER)
+			continue;
+		if (top == MEMTIER_NO_TIER || tier < top)
+			top = tier;
+		if (node_isset(node, topo->cpu_nodes) &&
+		    (top_cpu == MEMTIER_NO_TIER || tier < top_cpu))
+			top_cpu = tier;
 	}
 	if (top_cpu != MEMTIER_NO_TIER)
 		top = top_cpu;
@@ -110,7 +115,7 @@ static void prop_check(struct kunit *test, struct memtier_registry *reg,
 		for (other = 0; other < fm->nr_nodes; other++)
 			if (next != MEMTIER_NO_TIER &&
 			    memtier_registry_node_tier(reg, other) == next)
-				best = min(best, (int)fm->dist[node][other]);
+				best = min(best, (int)fm->dist[node * fm->nr_nodes + other]);
 
 		for (other = 0; other < fm->nr_nodes; other++) {
 			int t = memtier_registry_node_tier(reg, other);
@@ -123,7 +128,7 @@ static void prop_check(struct kunit *test, struct memtier_registry *reg,
 					    node, tier, other, t);
 			KUNIT_EXPECT_EQ_MSG(test, node_isset(other, pref),
 					    lower && t == next &&
-					    fm->dist[node][other] == best,
+					    fm->dist[node * fm->nr_nodes + other] == best,
 					    "node %d (tier %d) -> %d (tier %d)",
 					    node, tier, other, t);
 		}
@@ -149,7 +154,7 @@ static void prop_check(struct kunit *test, struct memtier_registry *reg,
 				KUNIT_EXPECT_TRUE(test, is_top);
 			}
 		}
-		/* ...starting at the highest tier with CPUs, else the highest. */
+		/* ...starting at the lowest tier with CPUs, else at the lowest. */
 		KUNIT_EXPECT_EQ_MSG(test, memtier_node_is_toptier(snap, node),
 				    tier == MEMTIER_NO_TIER || tier >= top,
 				    "node %d tier %d top %d", node, tier, top);

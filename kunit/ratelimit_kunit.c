@@ -20,8 +20,9 @@ static const struct mbps_case mbps_cases[] = {
 	{ 100, 14, 6400 },
 	/* The seed's unsigned int shift wrapped this to 0xffffff00. */
 	{ U32_MAX, 12, (u64)U32_MAX << 8 },
-	/* 0 is no limit, not "promote nothing". */
-	{ 0, 12, U64_MAX },
+	/* 0 is "promote nothing", as in mainline. */
+	{ 0, 12, 0 },
+	{ 0, 16, 0 },
 };
 
 static void mbps_case_desc(const struct mbps_case *c, char *desc)
@@ -151,8 +152,11 @@ static void memtier_ratelimit_counter_wraps(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, feed(&rl, &cand, 3, 1, 10));
 }
 
-/* Fix: rate limit 0 MB/s no longer switches promotion off. */
-static void memtier_ratelimit_zero_mbps_is_unlimited(struct kunit *test)
+/*
+ * 6.12 userspace: 0 MB/s lets no candidate through, in the first window
+ * or in any later one, whatever the folio size.
+ */
+static void memtier_ratelimit_zero_mbps_promotes_nothing(struct kunit *test)
 {
 	u64 limit = memtier_mbps_to_pages(0, 12);
 	struct memtier_ratelimit rl;
@@ -161,7 +165,8 @@ static void memtier_ratelimit_zero_mbps_is_unlimited(struct kunit *test)
 
 	memtier_ratelimit_init(&rl, 0, 0);
 	for (i = 0; i < 1000; i++)
-		KUNIT_ASSERT_TRUE(test, feed(&rl, &cand, i / 4, 512, limit));
+		KUNIT_ASSERT_FALSE(test, feed(&rl, &cand, i * 7 + 3,
+					      i % 2 ? 1 : 512, limit));
 }
 
 /* Fix: 4294967295 MB/s does not overflow into a small limit. */
@@ -213,7 +218,7 @@ static struct kunit_case memtier_ratelimit_cases[] = {
 	KUNIT_CASE_PARAM(memtier_ratelimit_windows, window_gen_params),
 	KUNIT_CASE(memtier_ratelimit_rollover_once),
 	KUNIT_CASE(memtier_ratelimit_counter_wraps),
-	KUNIT_CASE(memtier_ratelimit_zero_mbps_is_unlimited),
+	KUNIT_CASE(memtier_ratelimit_zero_mbps_promotes_nothing),
 	KUNIT_CASE(memtier_ratelimit_max_mbps_no_overflow),
 	KUNIT_CASE(memtier_ratelimit_never_exceeds),
 	{}

@@ -11,7 +11,6 @@ static void memtier_threshold_defaults(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, MEMTIER_HOT_THRESHOLD_DEFAULT_MS, 1000);
 	KUNIT_EXPECT_EQ(test, MEMTIER_THRESHOLD_ADJUST_STEPS, 16);
-	KUNIT_EXPECT_EQ(test, memtier_threshold_ref(1000), 1000u);
 	KUNIT_EXPECT_EQ(test, memtier_threshold_unit(1000), 125u);
 	KUNIT_EXPECT_EQ(test, memtier_threshold_max(1000), 2000u);
 }
@@ -44,15 +43,6 @@ static void memtier_threshold_unit_and_bounds(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, memtier_threshold_unit(c->ref), c->unit);
 	KUNIT_EXPECT_EQ(test, memtier_threshold_max(c->ref), c->max);
-}
-
-/* Fix: hot_threshold_ms = 0 is the default, not "nothing is hot". */
-static void memtier_threshold_knob_zero_is_default(struct kunit *test)
-{
-	KUNIT_EXPECT_EQ(test, memtier_threshold_ref(0),
-			(unsigned int)MEMTIER_HOT_THRESHOLD_DEFAULT_MS);
-	KUNIT_EXPECT_EQ(test, memtier_threshold_ref(1), 1u);
-	KUNIT_EXPECT_EQ(test, memtier_threshold_ref(U32_MAX), U32_MAX);
 }
 
 static void memtier_threshold_current_clamped(struct kunit *test)
@@ -351,7 +341,6 @@ static void memtier_threshold_period_pages_saturate(struct kunit *test)
 static struct kunit_case memtier_threshold_cases[] = {
 	KUNIT_CASE(memtier_threshold_defaults),
 	KUNIT_CASE_PARAM(memtier_threshold_unit_and_bounds, unit_gen_params),
-	KUNIT_CASE(memtier_threshold_knob_zero_is_default),
 	KUNIT_CASE(memtier_threshold_current_clamped),
 	KUNIT_CASE_PARAM(memtier_threshold_band, band_gen_params),
 	KUNIT_CASE(memtier_threshold_period_edge),

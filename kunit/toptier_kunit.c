@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite memtier_toptier: the highest tier holding a node with CPUs,
- * and every tier above it, is top tier.
+ * KUnit suite memtier_toptier: the lowest tier holding a node with CPUs,
+ * and every tier above it, is top tier; with no CPU on any memory node,
+ * every tier is.
  */
 #include <kunit/test.h>
 #include <linux/memtier.h>
@@ -65,28 +66,45 @@ static const struct toptier_case toptier_cases[] = {
 		.top_tier_id = 100,
 		.toptier = BIT(0) | BIT(1) | BIT(2),
 	}, {
-		/* The seeds took the lowest CPU tier: 100, everything top. */
-		.name = "CPUs in two tiers: the highest counts",
+		/* The lowest CPU tier is the boundary: everything is top. */
+		.name = "CPUs in two tiers: the lowest counts",
 		.nr_nodes = 3,
 		.roles = { FM_CPU_MEM, FM_MEM, FM_CPU_MEM },
 		.tier = { 200, 150, 100 },
-		.top_tier_id = 200,
-		.toptier = BIT(0),
+		.top_tier_id = 100,
+		.toptier = BIT(0) | BIT(1) | BIT(2),
 	}, {
-		.name = "CPU-less nodes only: the highest tier",
+		/* A memory-only tier between and one below the CPU tiers. */
+		.name = "CPUs in two tiers, a tier below both",
+		.nr_nodes = 4,
+		.roles = { FM_CPU_MEM, FM_MEM, FM_CPU_MEM, FM_MEM },
+		.tier = { 213, 171, 129, 87 },
+		.top_tier_id = 129,
+		.toptier = BIT(0) | BIT(1) | BIT(2),
+	}, {
+		/* One tier above the CPU tier, one just below it. */
+		.name = "the CPU tier and its neighbours",
+		.nr_nodes = 3,
+		.roles = { FM_MEM, FM_CPU_MEM, FM_MEM },
+		.tier = { 144, 143, 142 },
+		.top_tier_id = 143,
+		.toptier = BIT(0) | BIT(1),
+	}, {
+		/* No fault can promote into a memory-less CPU node. */
+		.name = "CPU-less nodes only: every tier is top",
 		.nr_nodes = 3,
 		.roles = { FM_MEM, FM_MEM, FM_MEM },
 		.tier = { 100, 300, 200 },
-		.top_tier_id = 300,
-		.toptier = BIT(1),
+		.top_tier_id = 100,
+		.toptier = BIT(0) | BIT(1) | BIT(2),
 	}, {
 		/* QEMU numbers a CPU-only node first: it is in no tier. */
-		.name = "CPU-only node, memory-only tiers",
-		.nr_nodes = 3,
-		.roles = { FM_CPU, FM_MEM, FM_MEM },
-		.tier = { MEMTIER_NO_TIER, 200, 100 },
-		.top_tier_id = 200,
-		.toptier = BIT(0) | BIT(1),
+		.name = "CPU-only node, memory-only tiers: all top",
+		.nr_nodes = 4,
+		.roles = { FM_CPU, FM_MEM, FM_MEM, FM_CPU },
+		.tier = { MEMTIER_NO_TIER, 200, 100, MEMTIER_NO_TIER },
+		.top_tier_id = 100,
+		.toptier = BIT(0) | BIT(1) | BIT(2) | BIT(3),
 	}, {
 		.name = "absent nodes count as top",
 		.nr_nodes = 5,

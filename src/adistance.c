@@ -17,6 +17,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
+#include <linux/limits.h>
 #include <linux/math.h>
 #include <linux/memtier.h>
 #include <linux/minmax.h>
@@ -47,3 +48,62 @@ int memtier_adistance_to_tier(int adistance, int dram_adistance,
 		     MAX_MEMORY_TIER_ID);
 }
 EXPORT_SYMBOL_IF_KUNIT(memtier_adistance_to_tier);
+
+/**
+ * memtier_tier_to_chunk() - the abstract distance chunk of a tier ID
+ * @id: the tier ID, 0 to %MAX_MEMORY_TIER_ID.
+ * @dram_adistance: DRAM's abstract distance (MEMTIER_ADISTANCE_DRAM).
+ * @chunk_bits: log2 of the chunk size (MEMTIER_CHUNK_BITS).
+ * @default_tier: the tier of DRAM-like memory.
+ *
+ * Mainline names a tier memory_tierN after the chunk N of abstract
+ * distance it covers, smaller N being faster.  This maps a tier ID back
+ * to such a chunk, the inverse of memtier_adistance_to_tier(): the
+ * default tier is DRAM's chunk, tier @id is the chunk of the distance
+ * @default_tier * @dram_adistance / @id, and tier 0 the chunk of
+ * INT_MAX.  Faster tiers never get a larger N than slower ones, and
+ * tiers whose distances fall in one chunk share it, as memory types of
+ * one chunk share a tier in mainline.
+ *
+ * Return: the chunk number N.
+ */
+int memtier_tier_to_chunk(int id, int dram_adistance, unsigned int chunk_bits,
+			  int default_tier)
+{
+	long adistance;
+
+	if (id == default_tier)
+		adistance = dram_adistance;
+	else if (id <= 0)
+		adistance = INT_MAX;
+	else
+		adistance = min_t(long, (long)default_tier * dram_adistance / id,
+				  INT_MAX);
+	return adistance >> chunk_bits;
+}
+EXPORT_SYMBOL_IF_KUNIT(memtier_tier_to_chunk);
+
+/**
+ * memtier_kmem_tier() - the tier dax/kmem asks for its memory
+ * @param_set: the administrator set the dax_kmem_memtier parameter.
+ * @param: its value, a valid tier ID.
+ * @firmware_perf: firmware (HMAT, or CXL CDAT through it) reported the
+ *	memory's performance, so its abstract distance is measured.
+ *
+ * An explicit parameter wins.  Memory whose performance is known lands
+ * where its abstract distance maps, as it does in mainline, so that CXL
+ * DRAM is not taken for persistent memory.  Memory nothing is known
+ * about is taken as persistent memory, below DRAM.
+ *
+ * Return: the tier ID to ask for, or %MEMTIER_NO_TIER to let the node's
+ * abstract distance decide.
+ */
+int memtier_kmem_tier(bool param_set, int param, bool firmware_perf)
+{
+	if (param_set)
+		return param;
+	if (firmware_perf)
+		return MEMTIER_NO_TIER;
+	return MEMORY_TIER_PMEM;
+}
+EXPORT_SYMBOL_GPL(memtier_kmem_tier);

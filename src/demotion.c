@@ -13,6 +13,7 @@
  * swap, so a reader under RCU sees either the old targets or the new
  * ones, never a half-built state.
  */
+#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include <linux/export.h>
 #include <linux/bitmap.h>
@@ -20,10 +21,36 @@
 #include <linux/memtier.h>
 #include <linux/mm.h>
 #include <linux/numa.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
+
+/* At most one tier per node, and never more tiers than there are IDs. */
+static unsigned int memtier_snapshot_max_tiers(unsigned int nr_nodes)
+{
+	return min_t(unsigned int, nr_nodes, MAX_MEMORY_TIER_ID + 1);
+}
+
+/**
+ * memtier_snapshot_size() - the bytes a snapshot takes
+ * @nr_nodes: the node IDs it covers (nr_node_ids).
+ *
+ * Return: the size memtier_snapshot_alloc() allocates.
+ */
+size_t memtier_snapshot_size(unsigned int nr_nodes)
+{
+	size_t size = struct_size_t(struct memtier_snapshot, tier,
+				    memtier_snapshot_max_tiers(nr_nodes));
+
+	size = size_add(size, array_size(nr_nodes, sizeof(nodemask_t)));
+	return size_add(size, array_size(nr_nodes, sizeof(s16)));
+}
+EXPORT_SYMBOL_IF_KUNIT(memtier_snapshot_size);
 
 /**
  * memtier_snapshot_alloc() - allocate an empty snapshot
+ * @nr_nodes: the node IDs it covers, 1 to %MAX_NUMNODES; the kernel
+ *	passes nr_node_ids, so the size follows the machine, not the
+ *	configuration's %MAX_NUMNODES.
  * @gfp: allocation flags.
  *
  * The size does not depend on the registry, so a caller can allocate
@@ -31,9 +58,24 @@
  *
  * Return: the snapshot, or NULL.
  */
-struct memtier_snapshot *memtier_snapshot_alloc(gfp_t gfp)
+struct memtier_snapshot *memtier_snapshot_alloc(unsigned int nr_nodes,
+						gfp_t gfp)
 {
-	return kvzalloc(sizeof(struct memtier_snapshot), gfp);
+	unsigned int max_tiers = memtier_snapshot_max_tiers(nr_nodes);
+	struct memtier_snapshot *snap;
+
+	KUNIT_STATIC_STUB_REDIRECT(memtier_snapshot_alloc, nr_nodes, gfp);
+
+	if (!nr_nodes || nr_nodes > MAX_NUMNODES)
+		return NULL;
+	snap = kvzalloc(memtier_snapshot_size(nr_nodes), gfp);
+	if (!snap)
+		return NULL;
+	snap->nr_nodes = nr_nodes;
+	/* The node-indexed arrays follow the tiers, widest alignment first. */
+	snap->preferred = (nodemask_t *)&snap->tier[max_tiers];
+	snap->node_tier = (s16 *)&snap->preferred[nr_nodes];
+	return snap;
 }
 EXPORT_SYMBOL_IF_KUNIT(memtier_snapshot_alloc);
 
@@ -86,24 +128,29 @@ void memtier_snapshot_build(struct memtier_snapshot *snap,
 {
 	struct memtier_snapshot_tier *st;
 	struct memtier_tier *tier;
-	nodemask_t lower = NODE_MASK_NONE;
+	nodemask_t lower = NODE_MASK_NONE, covered = NODE_MASK_NONE;
 	int node, i;
 
 	snap->nr_tiers = 0;
 	snap->top_tier_id = memtier_top_tier_id(reg, topo);
 	nodes_clear(snap->not_toptier);
-	for (node = 0; node < MAX_NUMNODES; node++) {
+	for (node = 0; node < snap->nr_nodes; node++) {
 		snap->node_tier[node] = -1;
 		nodes_clear(snap->preferred[node]);
 	}
 
+	/* Node IDs the snapshot does not cover cannot be possible nodes. */
+	for (node = 0; node < snap->nr_nodes; node++)
+		node_set(node, covered);
+	nodes_and(covered, covered, topo->memory_nodes);
+
 	memtier_for_each_tier(tier, reg)
 		nodes_or(lower, lower, tier->nodes);
-	nodes_and(lower, lower, topo->memory_nodes);
+	nodes_and(lower, lower, covered);
 
 	memtier_for_each_tier(tier, reg) {
 		st = &snap->tier[snap->nr_tiers];
-		nodes_and(st->nodes, tier->nodes, topo->memory_nodes);
+		nodes_and(st->nodes, tier->nodes, covered);
 		if (nodes_empty(st->nodes))
 			continue;
 		st->id = tier->id;
@@ -128,7 +175,7 @@ EXPORT_SYMBOL_IF_KUNIT(memtier_snapshot_build);
 static const struct memtier_snapshot_tier *
 memtier_snapshot_tier_of(const struct memtier_snapshot *snap, int node)
 {
-	if (node < 0 || node >= MAX_NUMNODES || snap->node_tier[node] < 0)
+	if (node < 0 || node >= snap->nr_nodes || snap->node_tier[node] < 0)
 		return NULL;
 	return &snap->tier[snap->node_tier[node]];
 }

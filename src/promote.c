@@ -10,7 +10,9 @@
  * The decision also fixes what the seeds got wrong: with tiering mode
  * off a lower-tier page is not promoted by the normal placement rules;
  * bypass promotions are counted, so that promotions never exceed the
- * pages counted; and no knob value overflows or switches promotion off.
+ * pages counted; and no knob value overflows.  Every knob value keeps
+ * its mainline meaning: a rate limit of 0 MB/s or a hot threshold of
+ * 0 ms promotes nothing but what the free-space bypass lets through.
  */
 #include <kunit/visibility.h>
 #include <linux/atomic.h>
@@ -76,14 +78,6 @@ memtier_promote_decide(struct memtier_promote_state *state,
 	 */
 	if (!(fault->mode & NUMA_BALANCING_MEMORY_TIERING))
 		return MEMTIER_PROMOTE_TIERING_OFF;
-	/*
-	 * A CPU in a tier below the top one faulting on its own node's page,
-	 * or on a page above it: neither is a promotion, and counting it as
-	 * a candidate would spend the node's rate limit on nothing.
-	 */
-	if (!fault->target_higher)
-		return MEMTIER_PROMOTE_NOT_HIGHER;
-
 	if (fault->target_free_space_enough) {
 		atomic_long_add(fault->nr_pages, &state->nr_bypass);
 		/* The workload changed: the threshold learns anew. */
@@ -92,7 +86,10 @@ memtier_promote_decide(struct memtier_promote_state *state,
 		return MEMTIER_PROMOTE_BYPASS;
 	}
 
-	ref = memtier_threshold_ref(tun->hot_threshold_ms);
+	/* As in mainline, a threshold of 0 ms finds no page hot. */
+	ref = tun->hot_threshold_ms;
+	if (!ref)
+		return MEMTIER_PROMOTE_COLD;
 	limit = memtier_mbps_to_pages(tun->rate_limit_mbps, tun->page_shift);
 	memtier_threshold_adjust(&state->th, fault->now_ms,
 				 atomic_long_read(&state->nr_candidates),
@@ -127,7 +124,6 @@ EXPORT_SYMBOL_IF_KUNIT(memtier_promote_reason_migrates);
 static const char * const memtier_promote_reason_names[] = {
 	[MEMTIER_PROMOTE_TIERING_OFF] = "tiering_off",
 	[MEMTIER_PROMOTE_TOPTIER] = "toptier",
-	[MEMTIER_PROMOTE_NOT_HIGHER] = "not_higher",
 	[MEMTIER_PROMOTE_BYPASS] = "bypass",
 	[MEMTIER_PROMOTE_HOT] = "hot",
 	[MEMTIER_PROMOTE_COLD] = "cold",

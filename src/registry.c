@@ -53,18 +53,6 @@ void memtier_registry_destroy(struct memtier_registry *reg)
 EXPORT_SYMBOL_IF_KUNIT(memtier_registry_destroy);
 
 /**
- * memtier_tier_id_valid() - is @id a tier ID that may be used?
- * @id: the candidate ID, as parsed from user input.
- *
- * Return: true for 0 to %MAX_MEMORY_TIER_ID.
- */
-bool memtier_tier_id_valid(long id)
-{
-	return id >= 0 && id <= MAX_MEMORY_TIER_ID;
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_tier_id_valid);
-
-/**
  * memtier_registry_set_default() - change the tier new nodes join
  * @reg: the registry.
  * @id: the tier ID.

@@ -25,19 +25,6 @@
 #include <linux/time64.h>
 
 /**
- * memtier_threshold_ref() - the reference threshold for a knob value
- * @hot_threshold_ms: the hot_threshold_ms knob.
- *
- * Return: @hot_threshold_ms, or MEMTIER_HOT_THRESHOLD_DEFAULT_MS for 0
- * (a zero threshold would call no page hot and never adjust).
- */
-unsigned int memtier_threshold_ref(unsigned int hot_threshold_ms)
-{
-	return hot_threshold_ms ?: MEMTIER_HOT_THRESHOLD_DEFAULT_MS;
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_threshold_ref);
-
-/**
  * memtier_threshold_unit() - one adjustment step
  * @ref_ms: the reference threshold.
  *
@@ -125,8 +112,8 @@ static u64 memtier_period_pages(u64 limit_pages, unsigned int period_ms)
  * @th: the node's threshold state.
  * @now_ms: the time.
  * @nr_cand: the node's candidate count now.
- * @limit_pages: the rate limit in pages per second (U64_MAX: none).
- * @ref_ms: the reference threshold, from memtier_threshold_ref().
+ * @limit_pages: the rate limit in pages per second.
+ * @ref_ms: the reference threshold, the hot_threshold_ms knob (not 0).
  * @period_ms: the adjustment period (scan_period_max); at most
  *	MEMTIER_THRESHOLD_PERIOD_MAX_MS is used, so that a huge value
  *	still lets a period end.

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The top tier: the highest tier that holds a node with CPUs, and every
+ * The top tier: the lowest tier that holds a node with CPUs, and every
  * tier above it.  Promotion only happens out of the tiers below it: a
- * page in a top tier is already as close to the CPUs as tiering can put
- * it.
+ * page in a top tier is already as close to a CPU as tiering can put it,
+ * and NUMA balancing in tiering mode neither scans nor promotes it.
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
@@ -12,32 +12,38 @@
 /**
  * memtier_top_tier_id() - the lowest tier ID that is top tier
  * @reg: the registry.
- * @topo: the machine, for which nodes have CPUs.
+ * @topo: the machine, for which nodes have CPUs and memory.
  *
- * The seeds scanned from the lowest tier up and stopped at the first
- * tier with CPUs; this takes the highest such tier instead, so that a
- * slow node that happens to have CPUs still promotes into the faster
- * tiers above it.
+ * As node_is_toptier() in mainline: scanning from the lowest tier up,
+ * the first tier with a CPU node is the boundary.  A CPU node's own
+ * memory is therefore never a promotion source, wherever its tier is:
+ * the hint fault that would promote it comes from its own CPUs.
  *
- * When no memory node has CPUs (the CPUs sit on memory-less nodes) the
- * highest tier alone is top tier: it is still the fastest memory the
- * CPUs can reach, and the lower tiers promote into it.
+ * When no memory node has CPUs (every CPU sits on a memory-less node),
+ * every tier is top tier.  A NUMA hint fault promotes to the faulting
+ * CPU's node, which has no memory there, so no promotion could succeed;
+ * scanning lower tiers for it would only cost hint faults.
  *
- * Return: the ID of the highest tier holding a node with CPUs, else of
- * the highest tier; %MEMTIER_NO_TIER when the registry is empty.
+ * Return: the ID of the lowest tier holding a node with CPUs, else of
+ * the lowest tier; %MEMTIER_NO_TIER when no tier has memory.
  */
 int memtier_top_tier_id(const struct memtier_registry *reg,
 			const struct memtier_topology *topo)
 {
+	int lowest = MEMTIER_NO_TIER;
 	struct memtier_tier *tier;
+	nodemask_t nodes;
 
-	memtier_for_each_tier(tier, reg) {
-		if (nodes_intersects(tier->nodes, topo->cpu_nodes))
+	list_for_each_entry_reverse(tier, &reg->tiers, list) {
+		nodes_and(nodes, tier->nodes, topo->memory_nodes);
+		if (nodes_empty(nodes))
+			continue;
+		if (lowest == MEMTIER_NO_TIER)
+			lowest = tier->id;
+		if (nodes_intersects(nodes, topo->cpu_nodes))
 			return tier->id;
 	}
-	if (list_empty(&reg->tiers))
-		return MEMTIER_NO_TIER;
-	return list_first_entry(&reg->tiers, struct memtier_tier, list)->id;
+	return lowest;
 }
 EXPORT_SYMBOL_IF_KUNIT(memtier_top_tier_id);
 
@@ -46,15 +52,15 @@ EXPORT_SYMBOL_IF_KUNIT(memtier_top_tier_id);
  * @snap: the published snapshot.
  * @node: the node, any value.
  *
- * A node in no tier (CPU-only, absent) counts as top tier, as in the
- * seed series: no page on it is a promotion candidate.
+ * A node in no tier (CPU-only, absent) counts as top tier, as in
+ * mainline: no page on it is a promotion candidate.
  *
  * Context: any, O(1); under rcu_read_lock() when @snap is published.
  * Return: true unless @node is a memory node below the top tier.
  */
 bool memtier_node_is_toptier(const struct memtier_snapshot *snap, int node)
 {
-	if (node < 0 || node >= MAX_NUMNODES)
+	if (node < 0 || node >= snap->nr_nodes)
 		return true;
 	return !node_isset(node, snap->not_toptier);
 }

@@ -98,10 +98,23 @@ struct memtier_registry {
 #define memtier_for_each_tier(tier, reg) \
 	list_for_each_entry(tier, &(reg)->tiers, list)
 
+/**
+ * memtier_tier_id_valid() - is @id a tier ID that may be used?
+ * @id: the candidate ID, as parsed from user input.
+ *
+ * Inline so that modules (dax/kmem) can check their parameters without
+ * an exported symbol.
+ *
+ * Return: true for 0 to %MAX_MEMORY_TIER_ID.
+ */
+static inline bool memtier_tier_id_valid(long id)
+{
+	return id >= 0 && id <= MAX_MEMORY_TIER_ID;
+}
+
 void memtier_registry_init(struct memtier_registry *reg,
 			   const struct memtier_registry_ops *ops);
 void memtier_registry_destroy(struct memtier_registry *reg);
-bool memtier_tier_id_valid(long id);
 int memtier_registry_set_default(struct memtier_registry *reg, int id);
 int memtier_registry_set_node(struct memtier_registry *reg,
 			      const struct memtier_topology *topo,
@@ -133,30 +146,36 @@ struct memtier_snapshot_tier {
 /**
  * struct memtier_snapshot - demotion targets and top tier, built together
  * @rcu: for freeing after a grace period.
+ * @nr_nodes: the node IDs covered, 0 to @nr_nodes - 1 (nr_node_ids).
  * @nr_tiers: entries used in @tier.
  * @top_tier_id: the lowest top-tier ID; %MEMTIER_NO_TIER when there is
  *	no tier at all.
  * @not_toptier: the memory nodes that are below the top tier.
- * @tier: the tiers, highest ID first.  A tier is never empty, so there are
- *	at most as many tiers as nodes.
- * @node_tier: index in @tier of each node's tier, -1 for none.
+ * @node_tier: index in @tier of each node's tier, -1 for none; @nr_nodes
+ *	entries.
  * @preferred: per node, the nodes of the next lower tier at the smallest
- *	distance.
+ *	distance; @nr_nodes entries.
+ * @tier: the tiers, highest ID first.  A tier is never empty, so there are
+ *	at most as many tiers as nodes, and never more than there are IDs.
  *
- * A snapshot has a fixed size, so that it can be allocated before the
- * registry changes and built afterwards without any failure in between.
+ * The size depends only on @nr_nodes (memtier_snapshot_size()), so that
+ * a snapshot can be allocated long before the registry changes and built
+ * afterwards without any failure in between.
  */
 struct memtier_snapshot {
 	struct rcu_head rcu;
+	unsigned int nr_nodes;
 	int nr_tiers;
 	int top_tier_id;
 	nodemask_t not_toptier;
-	struct memtier_snapshot_tier tier[MAX_NUMNODES];
-	s16 node_tier[MAX_NUMNODES];
-	nodemask_t preferred[MAX_NUMNODES];
+	s16 *node_tier;
+	nodemask_t *preferred;
+	struct memtier_snapshot_tier tier[];
 };
 
-struct memtier_snapshot *memtier_snapshot_alloc(gfp_t gfp);
+size_t memtier_snapshot_size(unsigned int nr_nodes);
+struct memtier_snapshot *memtier_snapshot_alloc(unsigned int nr_nodes,
+						gfp_t gfp);
 void memtier_snapshot_free(struct memtier_snapshot *snap);
 void memtier_snapshot_build(struct memtier_snapshot *snap,
 			    const struct memtier_registry *reg,
@@ -171,9 +190,47 @@ int memtier_snapshot_node_tier(const struct memtier_snapshot *snap, int node);
 
 int memtier_adistance_to_tier(int adistance, int dram_adistance,
 			      unsigned int chunk_bits, int default_tier);
+int memtier_tier_to_chunk(int id, int dram_adistance, unsigned int chunk_bits,
+			  int default_tier);
+int memtier_kmem_tier(bool param_set, int param, bool firmware_perf);
 
 int memtier_top_tier_id(const struct memtier_registry *reg,
 			const struct memtier_topology *topo);
 bool memtier_node_is_toptier(const struct memtier_snapshot *snap, int node);
+
+/* ---------------------------------------------------------------------
+ * The registry with its published snapshot (state.c)
+ */
+
+/**
+ * struct memtier_state - the tiers and the snapshot their readers see
+ * @reg: the registry; changed only under the owner's lock.
+ * @snap: the published snapshot, read under RCU.
+ * @spare: a snapshot no reader can see, the next one to be published.
+ * @nr_nodes: the node IDs the snapshots cover (nr_node_ids).
+ *
+ * Every change builds @spare and publishes it; the snapshot it replaces
+ * becomes the spare once no reader can see it.  So after
+ * memtier_state_init() no change allocates a snapshot, and taking a node
+ * out (memory offline) cannot fail.
+ */
+struct memtier_state {
+	struct memtier_registry reg;
+	struct memtier_snapshot __rcu *snap;
+	struct memtier_snapshot *spare;
+	unsigned int nr_nodes;
+};
+
+int memtier_state_init(struct memtier_state *state,
+		       const struct memtier_registry_ops *ops,
+		       unsigned int nr_nodes);
+void memtier_state_destroy(struct memtier_state *state);
+void memtier_state_publish(struct memtier_state *state,
+			   const struct memtier_topology *topo);
+int memtier_state_set_node(struct memtier_state *state,
+			   const struct memtier_topology *topo,
+			   int node, int id);
+void memtier_state_remove_node(struct memtier_state *state,
+			       const struct memtier_topology *topo, int node);
 
 #endif /* _LINUX_MEMTIER_H */

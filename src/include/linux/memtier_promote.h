@@ -99,7 +99,6 @@ struct memtier_threshold {
 	unsigned long period_start_cand;
 };
 
-unsigned int memtier_threshold_ref(unsigned int hot_threshold_ms);
 unsigned int memtier_threshold_unit(unsigned int ref_ms);
 unsigned int memtier_threshold_max(unsigned int ref_ms);
 unsigned int memtier_threshold_current(const struct memtier_threshold *th,
@@ -121,8 +120,6 @@ bool memtier_threshold_adjust(struct memtier_threshold *th,
  *	not migrated at all.
  * @MEMTIER_PROMOTE_TOPTIER: the page is in a top tier: not a promotion,
  *	the normal NUMA balancing placement applies.
- * @MEMTIER_PROMOTE_NOT_HIGHER: the node of the faulting CPU is not in a
- *	higher tier than the page: nothing to promote it to.
  * @MEMTIER_PROMOTE_BYPASS: promoted: the target node has free space to
  *	spare, so no threshold or rate limit applies.
  * @MEMTIER_PROMOTE_HOT: promoted: hot and within the rate limit.
@@ -133,7 +130,6 @@ bool memtier_threshold_adjust(struct memtier_threshold *th,
 enum memtier_promote_reason {
 	MEMTIER_PROMOTE_TIERING_OFF,
 	MEMTIER_PROMOTE_TOPTIER,
-	MEMTIER_PROMOTE_NOT_HIGHER,
 	MEMTIER_PROMOTE_BYPASS,
 	MEMTIER_PROMOTE_HOT,
 	MEMTIER_PROMOTE_COLD,
@@ -159,10 +155,10 @@ struct memtier_promote_state {
 
 /**
  * struct memtier_promote_tunables - the administrator's knobs
- * @hot_threshold_ms: debugfs numa_balancing/hot_threshold_ms; 0 means
- *	the default.
+ * @hot_threshold_ms: debugfs numa_balancing/hot_threshold_ms; 0 finds
+ *	no page hot.
  * @rate_limit_mbps: sysctl numa_balancing_promote_rate_limit_MBps; 0
- *	means no limit.
+ *	lets no candidate through.
  * @scan_period_max_ms: numa_balancing/scan_period_max_ms, the
  *	threshold adjustment period.
  * @page_shift: PAGE_SHIFT.
@@ -178,8 +174,6 @@ struct memtier_promote_tunables {
  * struct memtier_hint_fault - one hint fault, as the fault path sees it
  * @mode: sysctl numa_balancing, NUMA_BALANCING_* bits.
  * @src_toptier: the page's node is top tier.
- * @target_higher: the target node (the faulting CPU's) is in a higher
- *	tier than the page's node.
  * @target_free_space_enough: memtier_free_space_enough() for the target.
  * @now_ms: the time of the fault.
  * @latency_ms: memtier_hint_fault_latency() of the page.
@@ -188,7 +182,6 @@ struct memtier_promote_tunables {
 struct memtier_hint_fault {
 	unsigned int mode;
 	bool src_toptier;
-	bool target_higher;
 	bool target_free_space_enough;
 	unsigned int now_ms;
 	unsigned int latency_ms;
