@@ -9,6 +9,8 @@ REPO		:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 MEMTIER_CACHE	?= $(HOME)/.cache/memtier
 KSRC		?= $(MEMTIER_CACHE)/linux-6.12
 KUNIT_BUILD	?= $(MEMTIER_CACHE)/build-kunit
+KUNIT_N10_BUILD	?= $(MEMTIER_CACHE)/build-kunit-n10
+NONUMA_BUILD	?= $(MEMTIER_CACHE)/build-nonuma
 E2E_KSRC	?= $(MEMTIER_CACHE)/linux-e2e
 E2E_BUILD	?= $(MEMTIER_CACHE)/build-e2e
 OUT		?= $(REPO)/out
@@ -21,19 +23,27 @@ KUNIT_TIMEOUT	?= 900
 export CCACHE_DIR ?= $(MEMTIER_CACHE)/ccache
 export JOBS
 
+# Single quotes only: the command is printed for pasting as it is, and
+# run through the shell by the scripts.
 KUNIT_RUN = ./tools/testing/kunit/kunit.py run --arch=x86_64 \
-	--kunitconfig=$(REPO)/.kunitconfig --build_dir=$(KUNIT_BUILD) \
+	--kunitconfig=$(REPO)/.kunitconfig \
 	--jobs=$(JOBS) --timeout=$(KUNIT_TIMEOUT) \
-	--make_options CC="ccache gcc"
+	--make_options 'CC=ccache gcc'
 # The benchmark suite is marked slow: make kunit reports it skipped.
-KUNIT_CMD = $(KUNIT_RUN) --filter "speed>slow" --filter_action=skip
-BENCH_CMD = $(KUNIT_RUN) memtier_bench
+KUNIT_FILTER = --filter 'speed>slow' --filter_action=skip
+KUNIT_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_BUILD) $(KUNIT_FILTER)
+# The same suites at distributions' node count (Debian: NODES_SHIFT=10).
+KUNIT_N10_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_N10_BUILD) \
+	--kconfig_add CONFIG_NODES_SHIFT=10 $(KUNIT_FILTER)
+BENCH_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_BUILD) memtier_bench
 
-.PHONY: help deps tree kunit e2e-tree kernel initramfs e2e run lint \
-	coverage patches patches-check bench test
+.PHONY: help deps tree kunit kunit-n10 e2e-tree kernel nonuma initramfs \
+	e2e run lint coverage patches patches-check bench test
 
 help:
 	@echo "make kunit   build the KUnit kernel and run every memtier_ suite in QEMU"
+	@echo "make kunit-n10  the same suites with NODES_SHIFT=10 (1024 nodes)"
+	@echo "make nonuma  build the patched kernel with NUMA=n"
 	@echo "make kernel  build 6.12 with kernel-integration/patches, print its bzImage"
 	@echo "make e2e     boot that kernel on machines $(E2E_MACHINES) and run the guest checks"
 	@echo "make run     the main job: the three-tier machine, tiers, targets, a hot/cold workload"
@@ -52,10 +62,15 @@ tree: deps
 	@$(REPO)/scripts/prepare-tree.sh $(REPO) $(KSRC)
 
 kunit: tree
-	@echo "kunit: in $(KSRC) run by hand:"
-	@echo "  $(KUNIT_CMD)"
+	$(info kunit: in $(KSRC) run by hand:)
+	$(info $(KUNIT_CMD))
 	@$(REPO)/scripts/timed.sh kunit $(REPO)/scripts/run-kunit.sh \
 		$(KSRC) $(KUNIT_BUILD)/kunit.json $(KUNIT_CMD)
+
+# Build matrix (c): the suites at 1024 possible nodes.
+kunit-n10: tree
+	@$(REPO)/scripts/timed.sh kunit-n10 $(REPO)/scripts/run-kunit.sh \
+		$(KSRC) $(KUNIT_N10_BUILD)/kunit.json $(KUNIT_N10_CMD)
 
 e2e-tree: deps
 	@$(REPO)/scripts/prepare-tree.sh $(REPO) $(E2E_KSRC) series
@@ -67,9 +82,21 @@ kernel: e2e-tree
 	@tail -1 $(E2E_BUILD).log
 	@echo "kernel: $(BZIMAGE)"
 
-initramfs: deps
+initramfs: kernel
 	@mkdir -p $(OUT)
-	@$(REPO)/kernel-integration/e2e/mkinitramfs.sh $(INITRAMFS)
+	@$(REPO)/kernel-integration/e2e/mkinitramfs.sh $(INITRAMFS) \
+		$(E2E_BUILD)/drivers/dax/kmem.ko
+
+# Build matrix (b): the series with CONFIG_NUMA=n, where the library and
+# its glue compile away.
+nonuma: e2e-tree
+	@$(REPO)/scripts/timed.sh nonuma $(REPO)/scripts/build-kernel.sh \
+		$(E2E_KSRC) $(NONUMA_BUILD) \
+		$(REPO)/kernel-integration/nonuma.config \
+		>$(NONUMA_BUILD).log 2>&1 || { tail -40 $(NONUMA_BUILD).log; exit 1; }
+	@tail -1 $(NONUMA_BUILD).log
+	@! grep -q 'CC .*mm/memtier/' $(NONUMA_BUILD).log || \
+		{ echo "nonuma: mm/memtier was built with NUMA off"; exit 1; }
 
 e2e: kernel initramfs
 	@$(REPO)/scripts/timed.sh e2e $(REPO)/kernel-integration/e2e/run-e2e.sh \
@@ -103,4 +130,8 @@ bench: tree
 	@python3 $(REPO)/scripts/bench-report.py -o $(OUT)/bench/bench.png \
 		$(OUT)/bench/console.log | tee $(OUT)/bench/report.txt
 
-test: kunit coverage lint e2e patches-check
+# Every stage, timed, then nothing new untracked in the checkout; the
+# last line sums the stages: "test: N passed, N failed".
+TEST_STAGES = kunit kunit-n10 coverage lint e2e nonuma patches-check
+test: deps
+	@$(REPO)/scripts/run-tests.sh $(REPO) $(OUT)/test $(TEST_STAGES)

@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # usage: build-kernel.sh KSRC BUILD_DIR CONFIG_FRAGMENT [MAKE_ARGS...]
-# Configure BUILD_DIR from kunit-style defaults plus CONFIG_FRAGMENT
-# (olddefconfig, never defconfig), check that every option of the
-# fragment survived, and build bzImage with ccache.
+# Configure BUILD_DIR from the defaults plus CONFIG_FRAGMENT
+# (olddefconfig, never defconfig; allnoconfig for a fragment with the
+# line "# base: allnoconfig"), check that every option of the
+# fragment survived, and build bzImage with ccache, and the modules when
+# the configuration has them.
 set -eu
 ksrc=$1
 build=$2
@@ -13,9 +15,16 @@ shift 3
 mkdir -p "$build"
 stamp=$build/.memtier-fragment
 if ! cmp -s "$fragment" "$stamp" || [ ! -f "$build/.config" ]; then
-	grep -v '^#' "$fragment" | grep -v '^$' >"$build/.config"
-	make -C "$ksrc" O="$build" ARCH=x86_64 CC="ccache gcc" olddefconfig \
-		>/dev/null
+	if grep -qx '# base: allnoconfig' "$fragment"; then
+		# The smallest kernel that still compiles what the fragment asks.
+		rm -f "$build/.config"
+		make -C "$ksrc" O="$build" ARCH=x86_64 CC="ccache gcc" \
+			KCONFIG_ALLCONFIG="$fragment" allnoconfig >/dev/null
+	else
+		grep -v '^#' "$fragment" | grep -v '^$' >"$build/.config"
+		make -C "$ksrc" O="$build" ARCH=x86_64 CC="ccache gcc" \
+			olddefconfig >/dev/null
+	fi
 	cp "$fragment" "$stamp"
 fi
 
@@ -32,5 +41,8 @@ grep -v '^#' "$fragment" | grep -v '^$' | while IFS= read -r line; do
 done || missing=1
 [ "$missing" -eq 0 ] || exit 1
 
+targets=bzImage
+! grep -qx 'CONFIG_MODULES=y' "$build/.config" || targets="$targets modules"
+# shellcheck disable=SC2086
 make -C "$ksrc" O="$build" ARCH=x86_64 CC="ccache gcc" \
-	-j"${JOBS:-$(nproc)}" "$@" bzImage
+	-j"${JOBS:-$(nproc)}" "$@" $targets

@@ -44,7 +44,20 @@ expand() {
 
 tier_of() { cat "$SYS/node/node$1/memtier"; }
 nodelist() { cat "$SYS/memtier/memtier$1/nodelist" 2>/dev/null; }
-vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+# 6.12's view: memory_tierN, N the abstract distance chunk of the tier.
+LEGACY=/sys/devices/virtual/memory_tiering
+legacy() { cat "$LEGACY/memory_tier$1/nodelist" 2>/dev/null; }
+# chunk ID DEFAULT: N = (DEFAULT * 576 / ID) >> 7, DRAM's 576 >> 7 = 4.
+chunk() {
+	if [ "$1" = "$2" ]; then echo 4; else echo $(( ($2 * 576 / $1) >> 7 )); fi
+}
+legacy_dirs() { ls -d "$LEGACY"/memory_tier* 2>/dev/null | wc -l; }
+# Fold the per-CPU counter deltas first: two counters read apart can
+# otherwise disagree by a few pages.
+vmstat() {
+	echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
+	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
+}
 
 # targets NODE: "preferred P allowed A" from the debugfs view.
 targets() {
@@ -104,24 +117,64 @@ cpu_nodes=$(expand "$(cat $SYS/node/has_cpu)" | tr '\n' ' ')
 echo "machine $machine: memory nodes:" $mem_nodes "cpu nodes:" $cpu_nodes
 cat "$DBG/memtier/targets"
 
+# As 6.12: at boot, one "Demotion targets" line per memory node.
+check "boot log: one demotion-targets line per memory node" \
+	eq "$(dmesg | grep -c 'Demotion targets for Node')" \
+	"$(echo $mem_nodes | wc -w)"
+check "boot log: each memory node once" sh -c "
+	for n in $mem_nodes; do
+		[ \$(dmesg | grep -c \"Demotion targets for Node \$n:\") = 1 ] ||
+			exit 1
+	done"
+check "6.12's memory_tiering bus is there" test -d /sys/bus/memory_tiering
+
 check "max_tier is 400" eq "$(cat $SYS/memtier/max_tier)" 400
 check "every memory node has a tier" sh -c "
 	for n in $mem_nodes; do [ -n \"\$(cat $SYS/node/node\$n/memtier)\" ] ||
 		exit 1; done"
 check "demotion_enabled rejects 'maybe'" rejects \
 	/sys/kernel/mm/numa/demotion_enabled maybe
-check "promote rate limit rejects bad values" sh -c '
+# 6.12: an int from 0 to INT_MAX, anything else refused.
+check "promote rate limit rejects what 6.12 rejects" sh -c '
 	f=/proc/sys/kernel/numa_balancing_promote_rate_limit_MBps
-	for v in -1 abc 4294967296 ""; do
+	for v in -1 -2147483648 abc 2147483648 4294967295 4294967296 ""; do
 		! echo "$v" >$f 2>/dev/null || exit 1
 	done
 	[ "$(cat $f)" = 65536 ]'
-check "promote rate limit takes 4294967295 and 0" sh -c '
+check "promote rate limit takes what 6.12 takes: 0 and 2147483647" sh -c '
 	f=/proc/sys/kernel/numa_balancing_promote_rate_limit_MBps
-	echo 4294967295 >$f && [ "$(cat $f)" = 4294967295 ] &&
+	echo 2147483647 >$f && [ "$(cat $f)" = 2147483647 ] &&
 	echo 0 >$f && [ "$(cat $f)" = 0 ] && echo 65536 >$f'
 check "hot_threshold_ms rejects abc" rejects \
 	"$DBG/sched/numa_balancing/hot_threshold_ms" abc
+check "hot_threshold_ms takes 0 and 4294967295, as 6.12" sh -c "
+	f=$DBG/sched/numa_balancing/hot_threshold_ms
+	echo 0 >\$f && [ \$(cat \$f) = 0 ] &&
+	echo 4294967295 >\$f && [ \$(cat \$f) = 4294967295 ] &&
+	echo 1000 >\$f"
+
+# dax/kmem as distributions ship it: a module, loaded here.
+kmem_module() {
+	check "kmem.ko loads" insmod /lib/modules/kmem.ko
+	check "kmem bound to the dax bus" test -d /sys/bus/dax/drivers/kmem
+	p=/sys/module/kmem/parameters/dax_kmem_memtier
+	check "dax_kmem_memtier defaults to 100" eq "$(cat $p)" 100
+	check "dax_kmem_memtier rejects bad input" rejects_all "$p"
+	echo 150 >"$p"
+	check "dax_kmem_memtier takes 150" eq "$(cat $p)" 150
+}
+
+# promoted_during KNOB VALUE SLOW FAST: pages promoted by a 5 s hot run
+# with KNOB set to VALUE.
+promoted_during() {
+	old=$(cat "$1")
+	echo "$2" >"$1"
+	p0=$(vmstat pgpromote_success)
+	/tierwork promote 8 1 "$3" "$4" 5 >/tmp/knob.out
+	p1=$(vmstat pgpromote_success)
+	echo "$old" >"$1"
+	echo $((p1 - p0))
+}
 
 machine_a() {
 	slow=$(echo $mem_nodes | cut -d' ' -f2)
@@ -132,6 +185,10 @@ machine_a() {
 	check "HMAT puts the slow node lower" test "$t" -lt 200
 	check "memtier200 nodelist" eq "$(nodelist 200)" 0
 	check "memtier$t nodelist" eq "$(nodelist "$t")" "$slow"
+	check "6.12 view: memory_tier4 is DRAM, node 0" eq "$(legacy 4)" 0
+	check "6.12 view: memory_tier$(chunk "$t" 200) is the slow node" \
+		eq "$(legacy "$(chunk "$t" 200)")" "$slow"
+	check "6.12 view: two memory_tierN" eq "$(legacy_dirs)" 2
 	check "node 0 demotes to the slow node" eq "$(targets 0)" \
 		"tier 200 toptier 1 preferred $slow allowed $slow"
 	check "the slow node is not top tier" eq "$(targets "$slow")" \
@@ -142,6 +199,9 @@ machine_a() {
 
 	echo 300 >"$SYS/node/node$slow/memtier"
 	check "moved up: memtier300 holds it" eq "$(nodelist 300)" "$slow"
+	check "moved up: 6.12 view memory_tier3 holds it" eq "$(legacy 3)" "$slow"
+	check "moved up: its old memory_tierN is gone" \
+		test ! -e "$LEGACY/memory_tier$(chunk "$t" 200)"
 	check "moved up: its old tier is gone" test ! -e "$SYS/memtier/memtier$t"
 	check "moved up: it demotes to node 0" eq "$(targets "$slow")" \
 		"tier 300 toptier 1 preferred 0 allowed 0"
@@ -182,17 +242,31 @@ machine_a() {
 	check "rate limit caps promotion (<= 7 x 256 pages)" \
 		test $((p1 - p0)) -le 1792
 	echo 65536 >/proc/sys/kernel/numa_balancing_promote_rate_limit_MBps
+
+	# 6.12 meanings: 0 MB/s and 0 ms promote nothing (no bypass here).
+	n=$(promoted_during /proc/sys/kernel/numa_balancing_promote_rate_limit_MBps 0 "$slow" 0)
+	check "rate limit 0 MB/s promotes nothing (promoted $n)" test "$n" -eq 0
+	n=$(promoted_during "$DBG/sched/numa_balancing/hot_threshold_ms" 0 "$slow" 0)
+	check "hot_threshold_ms 0 promotes nothing (promoted $n)" test "$n" -eq 0
+	n=$(promoted_during "$DBG/sched/numa_balancing/hot_threshold_ms" 1000 "$slow" 0)
+	check "and 1000 ms promotes again (promoted $n)" test "$n" -gt 0
 	echo 0 >/proc/sys/kernel/numa_balancing
+
+	kmem_module
 }
 
 machine_b() {
 	check "default_tier" eq "$(cat $SYS/memtier/default_tier)" memtier200
 	check "all four nodes in memtier200" eq "$(nodelist 200)" 0-3
+	check "6.12 view: all four in memory_tier4, as 6.12" eq "$(legacy 4)" 0-3
+	check "6.12 view: one memory_tierN" eq "$(legacy_dirs)" 1
 	echo 100 >"$SYS/node/node2/memtier"
 	echo 100 >"$SYS/node/node3/memtier"
 	# Seed 010: memory_tiers[1] = 0-1, memory_tiers[2] = 2-3.
 	check "memtier200 is 0-1" eq "$(nodelist 200)" 0-1
 	check "memtier100 is 2-3" eq "$(nodelist 100)" 2-3
+	check "6.12 view: memory_tier4 is 0-1" eq "$(legacy 4)" 0-1
+	check "6.12 view: memory_tier9 is 2-3" eq "$(legacy 9)" 2-3
 	check "node0 memtier reads 200" eq "$(tier_of 0)" 200
 	check "node2 memtier reads 100" eq "$(tier_of 2)" 100
 	check "no memtier0 (seed: No such file)" test ! -e $SYS/memtier/memtier0
@@ -208,6 +282,41 @@ machine_b() {
 	check "node memtier rejects bad input" \
 		rejects_all "$SYS/node/node0/memtier"
 	check "nodes 0-1 still in memtier200" eq "$(nodelist 200)" 0-1
+
+	# A CPU node in a lower tier: the lowest CPU tier is the boundary.
+	echo 150 >"$SYS/node/node1/memtier"
+	check "CPU node 1 in tier 150: top tier starts at 150" \
+		eq "$(awk '/^top_tier/ { print $2 }' $DBG/memtier/targets)" 150
+	check "node 1 is top tier, demotes to 3" eq "$(targets 1)" \
+		"tier 150 toptier 1 preferred 3 allowed 2-3"
+	check "node 0 demotes to 1 first" eq "$(targets 0)" \
+		"tier 200 toptier 1 preferred 1 allowed 1-3"
+	check "nodes 2-3 are still below the top tier" eq "$(targets 2)" \
+		"tier 100 toptier 0 preferred  allowed "
+	tiering_on
+	# Its pages are neither scanned nor promoted, even by node 0's CPU.
+	u0=$(vmstat numa_pte_updates)
+	c0=$(vmstat pgpromote_candidate)
+	taskset 1 /tierwork promote 8 1 1 0 6 >/tmp/cpu-low.out
+	cat /tmp/cpu-low.out
+	u1=$(vmstat numa_pte_updates)
+	c1=$(vmstat pgpromote_candidate)
+	hot=$(awk '$1 == "promote_hot_on_fast" { print $2 }' /tmp/cpu-low.out)
+	check "CPU node in a lower tier: its hot set stays" \
+		awk -v h="$hot" 'BEGIN { exit !(h < 0.1) }'
+	check "CPU node in a lower tier: no candidate counted" \
+		test "$c1" -eq "$c0"
+	check "top-tier pages not scanned in tiering mode ($((u1 - u0)) PTEs)" \
+		test "$((u1 - u0))" -eq 0
+	check "CPU node in a lower tier: no data lost" \
+		grep -qx 'promote_bad_words 0' /tmp/cpu-low.out
+	# Below it, node 2 still promotes, into the faulting CPU's node 1.
+	taskset 2 /tierwork promote 8 1 2 1 30 >/tmp/cpu-low2.out
+	cat /tmp/cpu-low2.out
+	hot=$(awk '$1 == "promote_hot_on_fast" { print $2 }' /tmp/cpu-low2.out)
+	check "a tier below it promotes into the CPU node in tier 150" \
+		awk -v h="$hot" 'BEGIN { exit !(h >= 0.9) }'
+	echo 0 >/proc/sys/kernel/numa_balancing
 }
 
 machine_c() {
@@ -235,6 +344,11 @@ machine_c() {
 	check "memtier300" eq "$(nodelist 300)" "$fast"
 	check "memtier250" eq "$(nodelist 250)" 0
 	check "memtier100" eq "$(nodelist 100)" "$slow"
+	check "6.12 view: DRAM at 250 is memory_tier4" eq "$(legacy 4)" 0
+	check "6.12 view: 300 with default 250 is memory_tier3" \
+		eq "$(legacy 3)" "$fast"
+	check "6.12 view: 100 with default 250 is memory_tier11" \
+		eq "$(legacy 11)" "$slow"
 	check "the fast node demotes to node 0, then the slow one" \
 		eq "$(targets "$fast")" \
 		"tier 300 toptier 1 preferred 0 allowed 0,$slow"

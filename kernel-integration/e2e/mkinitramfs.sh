@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# usage: mkinitramfs.sh OUT.cpio
+# usage: mkinitramfs.sh OUT.cpio [MODULE.ko...]
 # The guest of the end-to-end boots: static busybox, /init, the checks
-# and the tierwork workload (static C).  No network, no modules.
+# and the tierwork workload (static C), and the given kernel modules in
+# /lib/modules for the checks to insmod.  No network.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=$1
+shift
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 
@@ -16,5 +18,9 @@ for applet in $("$root/bin/busybox" --list); do
 done
 gcc -static -O2 -Wall -Wextra -Werror -o "$root/tierwork" "$here/tierwork.c"
 install -m 0755 "$here/init" "$root/init"
+mkdir -p "$root/lib/modules"
+for ko in "$@"; do
+	install -m 0644 "$ko" "$root/lib/modules/"
+done
 install -m 0644 "$here/check.sh" "$here/run.sh" "$root/"
 (cd "$root" && find . | cpio -o -H newc --quiet) >"$out"
