@@ -64,6 +64,9 @@ tree: deps
 kunit: tree
 	$(info kunit: in $(KSRC) run by hand:)
 	$(info $(KUNIT_CMD))
+	@mkdir -p $(OUT)
+	$(file >$(OUT)/kunit-command.txt,$(KUNIT_CMD))
+	@python3 $(REPO)/scripts/check-kunit-command.py $(OUT)/kunit-command.txt
 	@$(REPO)/scripts/timed.sh kunit $(REPO)/scripts/run-kunit.sh \
 		$(KSRC) $(KUNIT_BUILD)/kunit.json $(KUNIT_CMD)
 

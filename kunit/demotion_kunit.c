@@ -383,8 +383,10 @@ static void memtier_demotion_follows_moves(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 1, 0), 2);
 	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 2, 0),
 			NUMA_NO_NODE);
+	KUNIT_ASSERT_EQ(test, snap->nr_nodes, before->nr_nodes);
 	KUNIT_EXPECT_EQ(test, memcmp(snap->preferred, before->preferred,
-				     sizeof(snap->preferred)), 0);
+				     array_size(snap->nr_nodes,
+						sizeof(*snap->preferred))), 0);
 }
 
 /* The last node leaving a tier: the tier above now demotes past it. */
