@@ -136,11 +136,9 @@ static void memtier_adistance_chunk_order(struct kunit *test)
 
 	for (id = 0; id <= MAX_MEMORY_TIER_ID; id++) {
 		chunk = memtier_tier_to_chunk(id, ADIST_DRAM, CHUNK_BITS, def);
-		if (id != def)
-			KUNIT_ASSERT_LE_MSG(test, chunk, prev, "tier %d", id);
+		KUNIT_ASSERT_LE_MSG(test, chunk, prev, "tier %d", id);
 		KUNIT_ASSERT_GE(test, chunk, 0);
-		if (id != def)
-			prev = chunk;
+		prev = chunk;
 	}
 }
 

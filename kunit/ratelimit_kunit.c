@@ -169,6 +169,25 @@ static void memtier_ratelimit_zero_mbps_promotes_nothing(struct kunit *test)
 					      i % 2 ? 1 : 512, limit));
 }
 
+/*
+ * 0 MB/s with two faults racing: B moves the window on with a count that
+ * A read before it; A's check must still refuse, as mainline's does.
+ */
+static void memtier_ratelimit_zero_mbps_race(struct kunit *test)
+{
+	struct memtier_ratelimit rl;
+
+	memtier_ratelimit_init(&rl, 0, 0);
+	/* B: count 11, a new window (its base would be 10). */
+	KUNIT_EXPECT_FALSE(test, memtier_ratelimit_allow(&rl, 1003, 11, 1, 0));
+	/* A: count 10, read before B's; 10 - 10 is within a 0 limit. */
+	KUNIT_EXPECT_FALSE(test, memtier_ratelimit_allow(&rl, 1003, 10, 1, 0));
+	/* The same interleaving with a limit of 1 page lets A through. */
+	memtier_ratelimit_init(&rl, 0, 0);
+	KUNIT_EXPECT_TRUE(test, memtier_ratelimit_allow(&rl, 1003, 11, 1, 1));
+	KUNIT_EXPECT_TRUE(test, memtier_ratelimit_allow(&rl, 1003, 10, 1, 1));
+}
+
 /* Fix: 4294967295 MB/s does not overflow into a small limit. */
 static void memtier_ratelimit_max_mbps_no_overflow(struct kunit *test)
 {
@@ -219,6 +238,7 @@ static struct kunit_case memtier_ratelimit_cases[] = {
 	KUNIT_CASE(memtier_ratelimit_rollover_once),
 	KUNIT_CASE(memtier_ratelimit_counter_wraps),
 	KUNIT_CASE(memtier_ratelimit_zero_mbps_promotes_nothing),
+	KUNIT_CASE(memtier_ratelimit_zero_mbps_race),
 	KUNIT_CASE(memtier_ratelimit_max_mbps_no_overflow),
 	KUNIT_CASE(memtier_ratelimit_never_exceeds),
 	{}

@@ -88,6 +88,26 @@ static void memtier_state_publish_swaps(struct kunit *test)
 	KUNIT_EXPECT_NODEMASK_EQ(test, got, FAKE_MASK(1));
 }
 
+/* Writing a node into its own tier publishes nothing, waits for nothing. */
+static void memtier_state_same_tier_publishes_nothing(struct kunit *test)
+{
+	static const u8 roles[] = { FM_CPU_MEM, FM_MEM };
+	struct fake_machine *fm = fake_machine_new(test, 2, roles, NULL);
+	struct memtier_state *state = new_state(test, fm);
+	const struct memtier_snapshot *before;
+
+	KUNIT_ASSERT_EQ(test, 0, set_node(state, fm, 0, 200));
+	KUNIT_ASSERT_EQ(test, 0, set_node(state, fm, 1, 133));
+	before = published(state);
+	KUNIT_EXPECT_EQ(test, 0, set_node(state, fm, 1, 133));
+	KUNIT_EXPECT_PTR_EQ(test, published(state), before);
+	/* A real move does publish. */
+	KUNIT_EXPECT_EQ(test, 0, set_node(state, fm, 1, 134));
+	KUNIT_EXPECT_PTR_NE(test, published(state), before);
+	KUNIT_EXPECT_EQ(test, memtier_snapshot_node_tier(published(state), 1),
+			134);
+}
+
 /* A change that fails leaves the registry and the published targets. */
 static void memtier_state_failed_change(struct kunit *test)
 {
@@ -193,6 +213,76 @@ static void memtier_state_snapshot_size(struct kunit *test)
 }
 
 /*
+ * The layout inside one allocation: the tiers, then the preferred masks
+ * aligned for a nodemask, then the tier indexes, which end exactly at
+ * the size; a write to every entry reads back (KASAN checks the rest).
+ */
+static void memtier_state_snapshot_layout(struct kunit *test)
+{
+	static const unsigned int counts[] = { 1, 3, 17, 402 };
+	struct memtier_snapshot *snap;
+	unsigned int i, n, node;
+	u8 *start;
+
+	for (i = 0; i < ARRAY_SIZE(counts); i++) {
+		n = counts[i];
+		if (n > MAX_NUMNODES)
+			continue;
+		snap = memtier_snapshot_alloc(n, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, snap);
+		start = (u8 *)snap;
+		KUNIT_EXPECT_EQ(test, snap->nr_nodes, n);
+		KUNIT_EXPECT_TRUE(test, IS_ALIGNED((unsigned long)snap->preferred,
+						   __alignof__(nodemask_t)));
+		KUNIT_EXPECT_PTR_EQ(test, (u8 *)snap->preferred,
+				    (u8 *)&snap->tier[min(n, 401u)]);
+		KUNIT_EXPECT_PTR_EQ(test, (u8 *)snap->node_tier,
+				    (u8 *)&snap->preferred[n]);
+		KUNIT_EXPECT_EQ(test, (size_t)((u8 *)&snap->node_tier[n] - start),
+				memtier_snapshot_size(n));
+		for (node = 0; node < n; node++) {
+			snap->node_tier[node] = (s16)(node ^ 0x5a5);
+			nodes_clear(snap->preferred[node]);
+			node_set(node, snap->preferred[node]);
+		}
+		for (node = 0; node < n; node++) {
+			KUNIT_EXPECT_EQ(test, snap->node_tier[node],
+					(s16)(node ^ 0x5a5));
+			KUNIT_EXPECT_EQ(test, nodes_weight(snap->preferred[node]), 1);
+		}
+		memtier_snapshot_free(snap);
+	}
+}
+
+/* Node IDs past the snapshot's count are in no tier and demote nowhere. */
+static void memtier_state_nodes_past_count(struct kunit *test)
+{
+	static const u8 roles[] = { FM_CPU_MEM, FM_MEM, FM_MEM };
+	struct fake_machine *fm = fake_machine_new(test, 3, roles, NULL);
+	struct memtier_state *state = new_state(test, fm);
+	const struct memtier_snapshot *snap;
+	nodemask_t got;
+	int node;
+
+	KUNIT_ASSERT_EQ(test, 0, set_node(state, fm, 0, 200));
+	KUNIT_ASSERT_EQ(test, 0, set_node(state, fm, 1, 100));
+	KUNIT_ASSERT_EQ(test, 0, set_node(state, fm, 2, 50));
+	snap = published(state);
+	for (node = 3; node < 6; node++) {
+		KUNIT_EXPECT_EQ(test, memtier_snapshot_node_tier(snap, node),
+				MEMTIER_NO_TIER);
+		KUNIT_EXPECT_TRUE(test, memtier_node_is_toptier(snap, node));
+		KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, node, 7),
+				NUMA_NO_NODE);
+		memtier_allowed_targets(snap, node, &got);
+		KUNIT_EXPECT_TRUE(test, nodes_empty(got));
+	}
+	/* The last covered node is still seen. */
+	KUNIT_EXPECT_EQ(test, memtier_snapshot_node_tier(snap, 2), 50);
+	KUNIT_EXPECT_FALSE(test, memtier_node_is_toptier(snap, 2));
+}
+
+/*
  * Every node in a tier of its own, as many as the configuration allows
  * up to 64: each per-node array entry is written and read back, so an
  * overlap of the arrays inside one allocation shows (and KASAN would
@@ -233,11 +323,14 @@ static void memtier_state_snapshot_full(struct kunit *test)
 static struct kunit_case memtier_state_cases[] = {
 	KUNIT_CASE(memtier_state_starts_empty),
 	KUNIT_CASE(memtier_state_publish_swaps),
+	KUNIT_CASE(memtier_state_same_tier_publishes_nothing),
 	KUNIT_CASE(memtier_state_failed_change),
 	KUNIT_CASE(memtier_state_offline_allocates_nothing),
 	KUNIT_CASE(memtier_state_init_fails_cleanly),
 	KUNIT_CASE(memtier_state_snapshot_size),
 	KUNIT_CASE(memtier_state_snapshot_full),
+	KUNIT_CASE(memtier_state_snapshot_layout),
+	KUNIT_CASE(memtier_state_nodes_past_count),
 	{}
 };
 

@@ -82,28 +82,3 @@ int memtier_tier_to_chunk(int id, int dram_adistance, unsigned int chunk_bits,
 	return adistance >> chunk_bits;
 }
 EXPORT_SYMBOL_IF_KUNIT(memtier_tier_to_chunk);
-
-/**
- * memtier_kmem_tier() - the tier dax/kmem asks for its memory
- * @param_set: the administrator set the dax_kmem_memtier parameter.
- * @param: its value, a valid tier ID.
- * @firmware_perf: firmware (HMAT, or CXL CDAT through it) reported the
- *	memory's performance, so its abstract distance is measured.
- *
- * An explicit parameter wins.  Memory whose performance is known lands
- * where its abstract distance maps, as it does in mainline, so that CXL
- * DRAM is not taken for persistent memory.  Memory nothing is known
- * about is taken as persistent memory, below DRAM.
- *
- * Return: the tier ID to ask for, or %MEMTIER_NO_TIER to let the node's
- * abstract distance decide.
- */
-int memtier_kmem_tier(bool param_set, int param, bool firmware_perf)
-{
-	if (param_set)
-		return param;
-	if (firmware_perf)
-		return MEMTIER_NO_TIER;
-	return MEMORY_TIER_PMEM;
-}
-EXPORT_SYMBOL_GPL(memtier_kmem_tier);

@@ -67,6 +67,12 @@ bool memtier_ratelimit_allow(struct memtier_ratelimit *rl,
 {
 	unsigned int start = READ_ONCE(rl->window_start_ms);
 
+	/*
+	 * As mainline, 0 lets nothing through: not even a fault that read
+	 * its count before another moved the window past it.
+	 */
+	if (!limit_pages)
+		return false;
 	if (now_ms - start >= MEMTIER_RATELIMIT_WINDOW_MS &&
 	    try_cmpxchg(&rl->window_start_ms, &start, now_ms))
 		WRITE_ONCE(rl->window_start_cand, nr_cand - nr);

@@ -94,6 +94,8 @@ EXPORT_SYMBOL_IF_KUNIT(memtier_state_publish);
  * @node: the node.
  * @id: the tier ID.
  *
+ * Nothing is published when @node is in tier @id already.
+ *
  * Context: the owner's lock held; may sleep.
  * Return: 0, or an error of memtier_registry_set_node(), in which case
  * neither the registry nor the published targets change.
@@ -102,10 +104,12 @@ int memtier_state_set_node(struct memtier_state *state,
 			   const struct memtier_topology *topo,
 			   int node, int id)
 {
+	int old = memtier_registry_node_tier(&state->reg, node);
 	int ret;
 
 	ret = memtier_registry_set_node(&state->reg, topo, node, id);
-	if (ret)
+	/* A node written into its own tier changes no target. */
+	if (ret || old == id)
 		return ret;
 	memtier_state_publish(state, topo);
 	return 0;

@@ -112,6 +112,33 @@ static inline bool memtier_tier_id_valid(long id)
 	return id >= 0 && id <= MAX_MEMORY_TIER_ID;
 }
 
+/**
+ * memtier_kmem_tier() - the tier dax/kmem asks for its memory
+ * @param_set: the administrator set the dax_kmem_memtier parameter.
+ * @param: its value, a valid tier ID.
+ * @firmware_perf: firmware (HMAT, or CXL CDAT through it) reported the
+ *	memory's performance, so its abstract distance is measured.
+ *
+ * An explicit parameter wins.  Memory whose performance is known lands
+ * where its abstract distance maps, as it does in mainline, so that CXL
+ * DRAM is not taken for persistent memory.  Memory nothing is known
+ * about is taken as persistent memory, below DRAM.
+ *
+ * Inline, as kmem may be built without the rest of the library.
+ *
+ * Return: the tier ID to ask for, or %MEMTIER_NO_TIER to let the node's
+ * abstract distance decide.
+ */
+static inline int memtier_kmem_tier(bool param_set, int param,
+				    bool firmware_perf)
+{
+	if (param_set)
+		return param;
+	if (firmware_perf)
+		return MEMTIER_NO_TIER;
+	return MEMORY_TIER_PMEM;
+}
+
 void memtier_registry_init(struct memtier_registry *reg,
 			   const struct memtier_registry_ops *ops);
 void memtier_registry_destroy(struct memtier_registry *reg);
@@ -192,7 +219,6 @@ int memtier_adistance_to_tier(int adistance, int dram_adistance,
 			      unsigned int chunk_bits, int default_tier);
 int memtier_tier_to_chunk(int id, int dram_adistance, unsigned int chunk_bits,
 			  int default_tier);
-int memtier_kmem_tier(bool param_set, int param, bool firmware_perf);
 
 int memtier_top_tier_id(const struct memtier_registry *reg,
 			const struct memtier_topology *topo);
