@@ -190,11 +190,69 @@ static void memtier_promote_bypass_resets_threshold(struct kunit *test)
 	};
 
 	state->th.threshold_ms = 250;
+	state->th.period_start_ms = 1234;
+	state->th.period_start_cand = 77;
 	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f,
 						     &seed_defaults),
 			MEMTIER_PROMOTE_BYPASS);
 	KUNIT_EXPECT_EQ(test, state->th.threshold_ms, 0u);
-	KUNIT_EXPECT_EQ(test, state->th.period_start_ms, 5000u);
+	/* The period runs on: only the threshold restarts. */
+	KUNIT_EXPECT_EQ(test, state->th.period_start_ms, 1234u);
+	KUNIT_EXPECT_EQ(test, state->th.period_start_cand, 77ul);
+}
+
+/*
+ * One bypass every 30 s, hot faults over the limit in between: the 60 s
+ * adjustment period still ends (at the first fault past 60 s) and the
+ * threshold comes down.  Restarting the period at each bypass kept it
+ * from ever ending.
+ */
+static void memtier_promote_bypass_keeps_period(struct kunit *test)
+{
+	struct memtier_promote_state *state = new_state(test, 0);
+	struct memtier_promote_tunables tun = seed_defaults;
+	struct memtier_hint_fault f = { .mode = TIERING, .nr_pages = 1 };
+	unsigned int t;
+
+	tun.rate_limit_mbps = 1;	/* 256 pages/s, 15360 per period */
+	for (t = 7; t < 90000; t += 2) {
+		f.now_ms = t;
+		f.latency_ms = 3;
+		/* Bypasses at 30001 and 60001. */
+		f.target_free_space_enough = t % 30000 == 1;
+		memtier_promote_decide(state, &f, &tun);
+	}
+	/*
+	 * The first fault past 60000 ms that is no bypass, 60003, ends the
+	 * period: 29996 candidates against a band of 13824 to 16896, so the
+	 * threshold steps down once from 1000 ms by 125 ms.
+	 */
+	KUNIT_EXPECT_EQ(test, state->th.period_start_ms, 60003u);
+	KUNIT_EXPECT_EQ(test, state->th.threshold_ms, 875u);
+}
+
+/*
+ * A folio larger than a window's limit: 512 pages at 1 MB/s (256 pages
+ * a window) is promoted once per new window, as mainline lets a
+ * window's first candidate through, and never more often.
+ */
+static void memtier_promote_thp_over_window_limit(struct kunit *test)
+{
+	struct memtier_promote_state *state = new_state(test, 0);
+	struct memtier_promote_tunables tun = seed_defaults;
+	struct memtier_hint_fault f = { .mode = TIERING, .nr_pages = 512 };
+	unsigned int t, promoted = 0;
+
+	tun.rate_limit_mbps = 1;
+	for (t = 0; t < 10000; t += 100) {
+		f.now_ms = t;
+		f.latency_ms = 2;
+		if (memtier_promote_decide(state, &f, &tun) ==
+		    MEMTIER_PROMOTE_HOT)
+			promoted++;
+	}
+	/* Windows begin at 1000, 2000, ... 9000; the first one was open. */
+	KUNIT_EXPECT_EQ(test, promoted, 9u);
 }
 
 static void memtier_promote_tiering_enabled_resets(struct kunit *test)
@@ -426,6 +484,8 @@ static struct kunit_case memtier_promote_cases[] = {
 	KUNIT_CASE(memtier_promote_tiering_off_no_promotion),
 	KUNIT_CASE(memtier_promote_bypass_counted),
 	KUNIT_CASE(memtier_promote_bypass_resets_threshold),
+	KUNIT_CASE(memtier_promote_bypass_keeps_period),
+	KUNIT_CASE(memtier_promote_thp_over_window_limit),
 	KUNIT_CASE(memtier_promote_tiering_enabled_resets),
 	KUNIT_CASE(memtier_promote_ratelimited),
 	KUNIT_CASE(memtier_promote_uses_adjusted_threshold),

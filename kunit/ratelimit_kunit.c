@@ -88,6 +88,10 @@ static const struct window_case window_cases[] = {
 	    { 2500, 1, true } }, 4 },
 	{ "idle for longer than the window", 2,
 	  { { 0, 2, true }, { 3600000, 2, true }, { 3600001, 1, false } }, 3 },
+	/* As mainline: a window's first candidate passes, whatever its size. */
+	{ "a folio over the limit, once per new window", 4,
+	  { { 0, 8, false }, { 1000, 8, true }, { 1001, 1, false },
+	    { 1999, 1, false }, { 2000, 8, true }, { 2000, 1, false } }, 6 },
 	{ "limit 0 pages", 0,
 	  { { 0, 1, false }, { 1000, 1, false } }, 2 },
 };

@@ -80,9 +80,12 @@ memtier_promote_decide(struct memtier_promote_state *state,
 		return MEMTIER_PROMOTE_TIERING_OFF;
 	if (fault->target_free_space_enough) {
 		atomic_long_add(fault->nr_pages, &state->nr_bypass);
-		/* The workload changed: the threshold learns anew. */
-		memtier_threshold_reset(&state->th, fault->now_ms,
-					atomic_long_read(&state->nr_candidates));
+		/*
+		 * The workload changed: the threshold learns anew, as in
+		 * mainline, but its period runs on; restarting it at every
+		 * bypass would keep it from ever ending.
+		 */
+		WRITE_ONCE(state->th.threshold_ms, 0);
 		return MEMTIER_PROMOTE_BYPASS;
 	}
 

@@ -58,8 +58,9 @@ EXPORT_SYMBOL_IF_KUNIT(memtier_ratelimit_init);
  * harmless: only differences of times are used.
  *
  * Context: any; concurrent callers for one node are safe.
- * Return: true while the window's candidates, @nr included, are at most
- * @limit_pages.
+ * Return: true for the candidate that starts a window, and while the
+ * window's candidates, @nr included, are at most @limit_pages; false
+ * always for a limit of 0.
  */
 bool memtier_ratelimit_allow(struct memtier_ratelimit *rl,
 			     unsigned int now_ms, unsigned long nr_cand,
@@ -74,8 +75,15 @@ bool memtier_ratelimit_allow(struct memtier_ratelimit *rl,
 	if (!limit_pages)
 		return false;
 	if (now_ms - start >= MEMTIER_RATELIMIT_WINDOW_MS &&
-	    try_cmpxchg(&rl->window_start_ms, &start, now_ms))
+	    try_cmpxchg(&rl->window_start_ms, &start, now_ms)) {
 		WRITE_ONCE(rl->window_start_cand, nr_cand - nr);
+		/*
+		 * The first candidate of a window passes whatever its size,
+		 * as in mainline: a folio larger than one window's limit is
+		 * still promoted, once per window.
+		 */
+		return true;
+	}
 
 	return nr_cand - READ_ONCE(rl->window_start_cand) <= limit_pages;
 }
