@@ -10,9 +10,14 @@ MEMTIER_CACHE	?= $(HOME)/.cache/memtier
 KSRC		?= $(MEMTIER_CACHE)/linux-6.12
 KUNIT_BUILD	?= $(MEMTIER_CACHE)/build-kunit
 KUNIT_N10_BUILD	?= $(MEMTIER_CACHE)/build-kunit-n10
-NONUMA_BUILD	?= $(MEMTIER_CACHE)/build-nonuma
-E2E_KSRC	?= $(MEMTIER_CACHE)/linux-e2e
-E2E_BUILD	?= $(MEMTIER_CACHE)/build-e2e
+NONUMA_BUILD	?= $(MEMTIER_CACHE)/e2e/build-nonuma
+# Every tree is called linux-6.12 and sits beside its build directories,
+# and ccache takes paths relative to MEMTIER_CACHE: so an object built
+# once (the series' tip, the library's KUnit kernel) is a cache hit in
+# every other tree.
+E2E_KSRC	?= $(MEMTIER_CACHE)/e2e/linux-6.12
+E2E_BUILD	?= $(MEMTIER_CACHE)/e2e/build-e2e
+SERIES_KSRC	?= $(MEMTIER_CACHE)/series/linux-6.12
 OUT		?= $(REPO)/out
 E2E_MACHINES	?= a b c d
 BZIMAGE		:= $(E2E_BUILD)/arch/x86/boot/bzImage
@@ -21,6 +26,7 @@ JOBS		?= $(shell nproc)
 KUNIT_TIMEOUT	?= 900
 
 export CCACHE_DIR ?= $(MEMTIER_CACHE)/ccache
+export CCACHE_BASEDIR ?= $(MEMTIER_CACHE)
 export JOBS
 
 # Single quotes only: the command is printed for pasting as it is, and
@@ -34,7 +40,8 @@ KUNIT_FILTER = --filter 'speed>slow' --filter_action=skip
 KUNIT_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_BUILD) $(KUNIT_FILTER)
 # The same suites at distributions' node count (Debian: NODES_SHIFT=10).
 KUNIT_N10_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_N10_BUILD) \
-	--kconfig_add CONFIG_NODES_SHIFT=10 $(KUNIT_FILTER)
+	--kconfig_add CONFIG_NODES_SHIFT=10 \
+	--kconfig_add CONFIG_MEMTIER_GCOV=n $(KUNIT_FILTER)
 BENCH_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_BUILD) memtier_bench
 
 .PHONY: help deps tree kunit kunit-n10 e2e-tree kernel nonuma initramfs \
@@ -119,11 +126,12 @@ coverage: kunit
 		$(REPO) $(KSRC) $(KUNIT_BUILD) $(OUT)/coverage
 
 patches: e2e-tree
-	@$(REPO)/scripts/make-patches.sh $(REPO) $(E2E_KSRC) $(OUT)/patches
+	@$(REPO)/scripts/make-patches.sh $(REPO) $(E2E_KSRC) $(OUT)/patches \
+		$(SERIES_KSRC)
 
 patches-check: patches
 	@$(REPO)/scripts/timed.sh patches-check $(REPO)/scripts/patches-check.sh \
-		$(REPO) $(E2E_KSRC) $(MEMTIER_CACHE)
+		$(REPO) $(SERIES_KSRC)
 
 bench: tree
 	@mkdir -p $(OUT)/bench

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# usage: make-patches.sh REPO E2E_KSRC OUTDIR
+# usage: make-patches.sh REPO E2E_KSRC OUTDIR WORKTREE
 # The upstream series, as git format-patch with a cover letter, on top of
 # the pristine tree (tag "pristine" of the e2e tree's repository):
 #   1. mm/memtier: the tier registry, demotion targets and top tier, with
@@ -9,18 +9,20 @@
 #   2. mm/memtier: hot page selection, with its KUnit suites;
 #   3... kernel-integration/patches, but for its build glue (0001),
 #      which patch 1 carries: integration first, documentation last.
-# The work tree is a git worktree in the cache, left for patches-check.
+# The work tree is a git worktree of E2E_KSRC's repository at WORKTREE,
+# left for patches-check.
 set -eu
 repo=$1
 ksrc=$2
 out=$3
-wt=$ksrc-series
+wt=$4
 git="git -C $wt -c user.name=memtier -c user.email=memtier@localhost"
 
 rm -rf "$out"
 mkdir -p "$out"
 git -C "$ksrc" worktree remove --force "$wt" >/dev/null 2>&1 || rm -rf "$wt"
 git -C "$ksrc" worktree prune
+mkdir -p "$(dirname "$wt")"
 git -C "$ksrc" worktree add -q --detach "$wt" pristine
 
 hot="access_time free_space ratelimit threshold promote"

@@ -1,17 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# usage: patches-check.sh REPO E2E_KSRC CACHE
-# Bisectability of the series that make-patches.sh left in the worktree
-# E2E_KSRC-series: build the kernel (e2e config) at every step, and run
-# the KUnit suites on the library patches alone.
+# usage: patches-check.sh REPO WORKTREE
+# Bisectability of the series that make-patches.sh left in WORKTREE:
+# build the kernel (e2e config) at every step, and run the KUnit suites
+# on the library patches alone.  The build directories sit beside
+# WORKTREE as the other trees' do beside theirs, so that with the
+# Makefile's CCACHE_BASEDIR the series' tip and its library step hit
+# what make kernel and make kunit compiled.
 # Prints "patches-check: N passed, N failed".
 set -u
 repo=$1
-ksrc=$2
-cache=$3
-wt=$ksrc-series
-build=$cache/build-series
-kbuild=$cache/build-series-kunit
+wt=$2
+build=$(dirname "$wt")/build-e2e
+kbuild=$(dirname "$wt")/build-kunit
 pass=0
 fail=0
 
@@ -38,6 +39,8 @@ kunit_at() {
 	(cd "$wt" && ./tools/testing/kunit/kunit.py run --arch=x86_64 \
 		--kunitconfig="$repo/.kunitconfig" --build_dir="$kbuild" \
 		--jobs="${JOBS:-$(nproc)}" --make_options CC="ccache gcc" \
+		--kconfig_add CONFIG_MEMTIER_GCOV=n \
+		--filter 'speed>slow' --filter_action=skip \
 		--json="$kbuild.json" >"$kbuild.log" 2>&1)
 	python3 "$repo/scripts/kunit-check.py" "$kbuild.json" \
 		"$wt"/mm/memtier/tests/*.c | tail -1

@@ -126,6 +126,24 @@ check "boot log: each memory node once" sh -c "
 			exit 1
 	done"
 check "6.12's memory_tiering bus is there" test -d /sys/bus/memory_tiering
+check "6.12's memory_tierN/nodelist is read-only" sh -c "
+	for f in $LEGACY/memory_tier*/nodelist; do
+		! echo 0 >\$f 2>/dev/null || exit 1
+	done"
+# Every tiering counter 6.12 has, under its 6.12 name.
+check "6.12's vmstat names are all there" sh -c '
+	for k in pgpromote_success pgpromote_candidate pgdemote_kswapd \
+		pgdemote_direct pgdemote_khugepaged numa_pte_updates \
+		numa_hint_faults numa_hint_faults_local numa_pages_migrated \
+		pgmigrate_success; do
+		grep -q "^$k " /proc/vmstat || { echo "  no $k"; exit 1; }
+	done'
+check "demotion_enabled takes 6.12's values and reads true/false" sh -c '
+	f=/sys/kernel/mm/numa/demotion_enabled
+	echo 1 >$f && [ "$(cat $f)" = true ] &&
+	echo false >$f && [ "$(cat $f)" = false ] &&
+	echo y >$f && [ "$(cat $f)" = true ] &&
+	echo 0 >$f && [ "$(cat $f)" = false ]'
 
 check "max_tier is 400" eq "$(cat $SYS/memtier/max_tier)" 400
 check "every memory node has a tier" sh -c "
@@ -232,14 +250,16 @@ machine_a() {
 	check "promotion: promoted <= counted" test "$p1" -le \
 		$(( $(vmstat pgpromote_candidate) + $(vmstat pgpromote_candidate_nrl) ))
 
-	# Rate limit: 1 MB/s is 256 pages/s; 6 s let at most ~7 windows through.
+	# Rate limit: 1 MB/s is 256 pages/s; 6 s let at most ~7 windows
+	# through, each at most the limit or, as in 6.12, its first folio
+	# (a 512-page THP here).
 	echo 1 >/proc/sys/kernel/numa_balancing_promote_rate_limit_MBps
 	p0=$(vmstat pgpromote_success)
 	/tierwork promote 16 1 "$slow" 0 6 >/tmp/ratelimit.out
 	p1=$(vmstat pgpromote_success)
 	echo "rate-limited: promoted $((p1 - p0)) pages"
-	check "rate limit caps promotion (<= 7 x 256 pages)" \
-		test $((p1 - p0)) -le 1792
+	check "rate limit caps promotion (<= 7 x 512 pages)" \
+		test $((p1 - p0)) -le 3584
 	echo 65536 >/proc/sys/kernel/numa_balancing_promote_rate_limit_MBps
 
 	# 6.12 meanings: 0 MB/s and 0 ms promote nothing (no bypass here).
