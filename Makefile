@@ -19,7 +19,7 @@ E2E_KSRC	?= $(MEMTIER_CACHE)/e2e/linux-6.12
 E2E_BUILD	?= $(MEMTIER_CACHE)/e2e/build-e2e
 SERIES_KSRC	?= $(MEMTIER_CACHE)/series/linux-6.12
 OUT		?= $(REPO)/out
-E2E_MACHINES	?= a b c d
+E2E_MACHINES	?= a b c d k
 BZIMAGE		:= $(E2E_BUILD)/arch/x86/boot/bzImage
 INITRAMFS	:= $(OUT)/e2e-initramfs.cpio
 JOBS		?= $(shell nproc)
@@ -95,7 +95,8 @@ kernel: e2e-tree
 initramfs: kernel
 	@mkdir -p $(OUT)
 	@$(REPO)/kernel-integration/e2e/mkinitramfs.sh $(INITRAMFS) \
-		$(E2E_BUILD)/drivers/dax/kmem.ko
+		$(E2E_BUILD)/drivers/dax/kmem.ko \
+		$(E2E_BUILD)/mm/memtier/tests/memtier_kunit.ko
 
 # Build matrix (b): the series with CONFIG_NUMA=n, where the library and
 # its glue compile away.
@@ -143,6 +144,8 @@ bench: tree
 
 # Every stage, timed, then nothing new untracked in the checkout; the
 # last line sums the stages: "test: N passed, N failed".
-TEST_STAGES = kunit kunit-n10 coverage lint e2e nonuma patches-check
+# The suites at NODES_SHIFT=10 run in make e2e (machine k), as a module
+# of the e2e kernel; make kunit-n10 builds a KUnit kernel for them.
+TEST_STAGES = kunit coverage lint e2e nonuma patches-check
 test: deps
 	@$(REPO)/scripts/run-tests.sh $(REPO) $(OUT)/test $(TEST_STAGES)

@@ -381,6 +381,27 @@ machine_c() {
 		"! grep -q 'demote_pages.* node$fast=' /tmp/demote.out"
 }
 
+# The KUnit suites, as a module of this kernel (NODES_SHIFT=10): every
+# suite reports ok, no case fails, and only the slow benchmark's five
+# cases are skipped (kunit.filter on the command line).
+machine_k() {
+	check "the KUnit suites' module loads" \
+		insmod /lib/modules/memtier_kunit.ko
+	dmesg >/tmp/ktap
+	check "KUnit: no case or suite failed" sh -c '! grep -q "not ok" /tmp/ktap'
+	n=0
+	while read -r suite; do
+		n=$((n + 1))
+		check "KUnit suite $suite: ok" \
+			grep -Eq "^(\[[ 0-9.]*\] )?ok [0-9]+ $suite( # SKIP.*)?$" /tmp/ktap
+	done </kunit-suites
+	check "KUnit: $n suites" test "$n" -ge 11
+	check "KUnit: only the benchmark's 5 cases skipped" \
+		eq "$(grep -Ec '^(\[[ 0-9.]*\] )? +ok [0-9]+ .*# SKIP' /tmp/ktap)" 5
+	check "KUnit: over 250 cases passed" test \
+		"$(grep -Ec '^(\[[ 0-9.]*\] )? +ok [0-9]+ ' /tmp/ktap)" -gt 250
+}
+
 machine_d() {
 	echo 100 >"$SYS/node/node1/memtier"
 	check "the slow node is below the top tier" eq "$(targets 1)" \
@@ -408,6 +429,7 @@ a) machine_a ;;
 b) machine_b ;;
 c) machine_c ;;
 d) machine_d ;;
+k) machine_k ;;
 *) notok "unknown machine '$machine'" ;;
 esac
 

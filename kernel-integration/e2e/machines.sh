@@ -44,6 +44,14 @@ machine_args() {
 		-numa dist,src=0,dst=3,val=20 -numa dist,src=1,dst=2,val=30
 		-numa dist,src=1,dst=3,val=20 -numa dist,src=2,dst=3,val=30"
 		;;
+	k)	# The KUnit suites as a module, at the e2e kernel's
+		# NODES_SHIFT=10: the machine only needs to boot.
+		echo "-machine pc -smp 2 -m 512M
+		-object memory-backend-ram,id=m0,size=256M
+		-object memory-backend-ram,id=m1,size=256M
+		-numa node,nodeid=0,cpus=0-1,memdev=m0
+		-numa node,nodeid=1,memdev=m1"
+		;;
 	d)	# A fast node big enough for the free-space bypass (more
 		# than 1 GiB free above its watermark) and a small slow one.
 		echo "-machine pc -smp 2 -m 1792M
@@ -61,6 +69,8 @@ machine_cmdline() {
 	case $1 in
 	a) echo "default_memory_tier=401" ;;	# bad: must be ignored
 	c) echo "default_memory_tier=250" ;;
+	# The slow benchmark suite is skipped, as make kunit does.
+	k) echo "kunit.filter=speed>slow kunit.filter_action=skip" ;;
 	*) echo "" ;;
 	esac
 }

@@ -22,5 +22,8 @@ mkdir -p "$root/lib/modules"
 for ko in "$@"; do
 	install -m 0644 "$ko" "$root/lib/modules/"
 done
+# The KUnit suites machine k must see run: every "memtier_*" suite name.
+sed -n 's/^[[:space:]]*\.name = "\(memtier_[a-z0-9_]*\)",$/\1/p' \
+	"$here"/../../kunit/*.c | sort >"$root/kunit-suites"
 install -m 0644 "$here/check.sh" "$here/run.sh" "$root/"
 (cd "$root" && find . | cpio -o -H newc --quiet) >"$out"
