@@ -80,10 +80,8 @@ struct memtier_snapshot *memtier_snapshot_alloc(unsigned int nr_nodes,
 EXPORT_SYMBOL_IF_KUNIT(memtier_snapshot_alloc);
 
 /**
- * memtier_snapshot_free() - free a snapshot at once
- * @snap: the snapshot, or NULL.
- *
- * A published snapshot is freed with kvfree_rcu(snap, rcu) instead.
+ * memtier_snapshot_free() - free a snapshot
+ * @snap: the snapshot, or NULL; no reader may still see it.
  */
 void memtier_snapshot_free(struct memtier_snapshot *snap)
 {

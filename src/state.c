@@ -42,7 +42,6 @@ int memtier_state_init(struct memtier_state *state,
 		return -ENOMEM;
 	}
 	memtier_registry_init(&state->reg, ops);
-	state->nr_nodes = nr_nodes;
 	memtier_snapshot_build(snap, &state->reg, &none);
 	RCU_INIT_POINTER(state->snap, snap);
 	state->spare = spare;

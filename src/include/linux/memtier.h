@@ -172,7 +172,6 @@ struct memtier_snapshot_tier {
 
 /**
  * struct memtier_snapshot - demotion targets and top tier, built together
- * @rcu: for freeing after a grace period.
  * @nr_nodes: the node IDs covered, 0 to @nr_nodes - 1 (nr_node_ids).
  * @nr_tiers: entries used in @tier.
  * @top_tier_id: the lowest top-tier ID; %MEMTIER_NO_TIER when there is
@@ -190,7 +189,6 @@ struct memtier_snapshot_tier {
  * afterwards without any failure in between.
  */
 struct memtier_snapshot {
-	struct rcu_head rcu;
 	unsigned int nr_nodes;
 	int nr_tiers;
 	int top_tier_id;
@@ -233,7 +231,6 @@ bool memtier_node_is_toptier(const struct memtier_snapshot *snap, int node);
  * @reg: the registry; changed only under the owner's lock.
  * @snap: the published snapshot, read under RCU.
  * @spare: a snapshot no reader can see, the next one to be published.
- * @nr_nodes: the node IDs the snapshots cover (nr_node_ids).
  *
  * Every change builds @spare and publishes it; the snapshot it replaces
  * becomes the spare once no reader can see it.  So after
@@ -244,7 +241,6 @@ struct memtier_state {
 	struct memtier_registry reg;
 	struct memtier_snapshot __rcu *snap;
 	struct memtier_snapshot *spare;
-	unsigned int nr_nodes;
 };
 
 int memtier_state_init(struct memtier_state *state,
