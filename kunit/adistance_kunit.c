@@ -21,6 +21,7 @@ static const struct adist_case adist_cases[] = {
 	{ "DRAM", ADIST_DRAM, 200, 200 },
 	{ "DRAM chunk, low edge", 512, 200, 200 },
 	{ "DRAM chunk, high edge", 639, 200, 200 },
+	{ "next chunk, low edge: 115200 / 640", 640, 200, 180 },
 	{ "DRAM with default_memory_tier=250", ADIST_DRAM, 250, 250 },
 	{ "2x slower (PMEM)", 2 * ADIST_DRAM, 200, 100 },
 	{ "4x slower", 4 * ADIST_DRAM, 200, 50 },
@@ -78,6 +79,47 @@ static void memtier_adistance_monotonic(struct kunit *test)
 		KUNIT_ASSERT_LE_MSG(test, tier, prev, "adistance %d", adist);
 		KUNIT_ASSERT_TRUE(test, memtier_tier_id_valid(tier));
 		prev = tier;
+	}
+}
+
+/*
+ * Other scales than 6.12's: DRAM at an odd distance, chunks of 256.
+ * Worked by hand: the DRAM chunk is dram & ~(size - 1); outside it the
+ * tier is default * dram / adistance, at most 400.
+ */
+static const struct {
+	int adistance, dram, chunk_bits, tier;
+} scale_cases[] = {
+	{ 127, 200, 7, 400 },	/* under one chunk: the fastest */
+	{ 128, 200, 7, 200 },	/* one chunk exactly: DRAM's [128, 256) */
+	{ 255, 200, 7, 200 },
+	{ 256, 200, 7, 156 },	/* 40000 / 256 */
+	{ 640, 641, 7, 200 },	/* DRAM at 641: chunk [640, 768) */
+	{ 700, 641, 7, 200 },
+	{ 639, 641, 7, 200 },	/* 128200 / 639 = 200.6 */
+	{ 520, 641, 7, 246 },	/* 128200 / 520 = 246.5 */
+	{ 768, 641, 7, 166 },	/* 128200 / 768 = 166.9 */
+	{ 255, 576, 8, 400 },	/* chunks of 256: under one */
+	{ 256, 576, 8, 400 },	/* 115200 / 256 = 450, capped */
+	{ 511, 576, 8, 225 },	/* 115200 / 511 = 225.4 */
+	{ 512, 576, 8, 200 },	/* DRAM's [512, 768) */
+	{ 767, 576, 8, 200 },
+	{ 768, 576, 8, 150 },	/* 115200 / 768 */
+};
+
+static void memtier_adistance_other_scales(struct kunit *test)
+{
+	int i, tier;
+
+	for (i = 0; i < ARRAY_SIZE(scale_cases); i++) {
+		tier = memtier_adistance_to_tier(scale_cases[i].adistance,
+						 scale_cases[i].dram,
+						 scale_cases[i].chunk_bits, 200);
+		KUNIT_EXPECT_EQ_MSG(test, tier, scale_cases[i].tier,
+				    "adistance %d, DRAM %d, %d bits",
+				    scale_cases[i].adistance,
+				    scale_cases[i].dram,
+				    scale_cases[i].chunk_bits);
 	}
 }
 
@@ -178,6 +220,7 @@ static struct kunit_case memtier_adistance_cases[] = {
 	KUNIT_CASE(memtier_adistance_kmem_tier),
 	KUNIT_CASE_PARAM(memtier_adistance_tier, adist_gen_params),
 	KUNIT_CASE_PARAM(memtier_adistance_monotonic, default_gen_params),
+	KUNIT_CASE(memtier_adistance_other_scales),
 	{}
 };
 

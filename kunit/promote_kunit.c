@@ -478,6 +478,119 @@ static void memtier_promote_free_space_margin(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memtier_free_space_margin(100, 16), 16384ul);
 }
 
+/*
+ * The decision drives the threshold adjustment: with the counter of
+ * candidates (not bypasses), over the scan_period_max_ms period, against
+ * the rate limit the knob gives in pages.  1 MB/s with 4 KiB pages and a
+ * 1300 ms period allow 256 * 1300 / 1000 = 332 candidates a period; the
+ * seed's band is [332 * 9 / 10, 332 * 11 / 10] = [298, 365].  Each row
+ * is the candidates of one period and the threshold the next starts
+ * with.
+ */
+static const struct {
+	unsigned int candidates;
+	unsigned int threshold;
+} wiring_periods[] = {
+	{ 365, 1000 },	/* the top of the band, a bypass beside: kept */
+	{ 366, 875 },	/* just over: one 125 ms step down */
+	{ 500, 750 },	/* over: down again */
+	{ 365, 750 },	/* at the top of the band: kept */
+	{ 298, 750 },	/* at the bottom: kept */
+	{ 297, 875 },	/* just under: up */
+	{ 2, 1000 },	/* hardly any: up */
+	{ 332, 1000 },	/* on the limit: kept */
+};
+
+static void memtier_promote_drives_adjustment(struct kunit *test)
+{
+	/* An arbitrary start near the wrap: no assumption of time 0. */
+	const unsigned int t0 = 0xfffff000, period = 1300;
+	struct memtier_promote_state *state = new_state(test, t0);
+	struct memtier_promote_tunables tun = seed_defaults;
+	struct memtier_hint_fault f = {
+		.mode = TIERING, .latency_ms = 10, .nr_pages = 1,
+	};
+	struct memtier_hint_fault bypass = {
+		.mode = TIERING, .latency_ms = 5000, .nr_pages = 1,
+		.target_free_space_enough = true,
+	};
+	unsigned int start = t0, i, k, n;
+
+	tun.rate_limit_mbps = 1;
+	tun.scan_period_max_ms = period;
+	for (i = 0; i < ARRAY_SIZE(wiring_periods); i++) {
+		/*
+		 * Besides these, the period counts the fault at its last ms
+		 * and, after the first, the fault that ended the previous
+		 * one: both are candidates.
+		 */
+		n = wiring_periods[i].candidates - (i ? 2 : 1);
+		for (k = 0; k < n; k++) {
+			f.now_ms = start + 1 + k * (period - 2) / n;
+			memtier_promote_decide(state, &f, &tun);
+		}
+		if (i == 0) {
+			bypass.now_ms = start + 2;
+			KUNIT_EXPECT_EQ(test,
+					memtier_promote_decide(state, &bypass,
+							       &tun),
+					MEMTIER_PROMOTE_BYPASS);
+		}
+		/* Exactly period_ms in: the period has not ended yet. */
+		f.now_ms = start + period;
+		memtier_promote_decide(state, &f, &tun);
+		KUNIT_EXPECT_EQ_MSG(test, state->th.period_start_ms, start,
+				    "period %u ended early", i);
+		/* One ms more: this fault ends it. */
+		start += period + 1;
+		f.now_ms = start;
+		memtier_promote_decide(state, &f, &tun);
+		KUNIT_EXPECT_EQ_MSG(test, state->th.period_start_ms, start,
+				    "period %u did not end", i);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    memtier_threshold_current(&state->th, 1000),
+				    wiring_periods[i].threshold, "period %u", i);
+	}
+}
+
+/*
+ * A state set up on memory full of garbage, at an arbitrary time: the
+ * first window, period and counters start from the call.
+ */
+static void memtier_promote_init_poisoned(struct kunit *test)
+{
+	const unsigned int t0 = 0x7654321;
+	struct memtier_promote_state *state;
+	struct memtier_promote_tunables tun = seed_defaults;
+	struct memtier_hint_fault f = {
+		.mode = TIERING, .latency_ms = 999, .nr_pages = 256,
+	};
+
+	state = kunit_kmalloc(test, sizeof(*state), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, state);
+	memset(state, 0x6b, sizeof(*state));
+	memtier_promote_state_init(state, t0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&state->nr_candidates), 0L);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&state->nr_bypass), 0L);
+	KUNIT_EXPECT_EQ(test, memtier_threshold_current(&state->th, 1000),
+			1000u);
+
+	/* 1 MB/s: the window opened at t0 holds 256 pages, no more. */
+	tun.rate_limit_mbps = 1;
+	f.now_ms = t0 + 999;
+	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+			MEMTIER_PROMOTE_HOT);
+	f.nr_pages = 1;
+	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+			MEMTIER_PROMOTE_RATELIMITED);
+	f.now_ms = t0 + 1000;
+	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+			MEMTIER_PROMOTE_HOT);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&state->nr_candidates), 258L);
+	/* The adjustment period started at t0 too. */
+	KUNIT_EXPECT_EQ(test, state->th.period_start_ms, t0);
+}
+
 static struct kunit_case memtier_promote_cases[] = {
 	KUNIT_CASE_PARAM(memtier_promote_rules, decide_gen_params),
 	KUNIT_CASE(memtier_promote_reasons),
@@ -493,6 +606,8 @@ static struct kunit_case memtier_promote_cases[] = {
 	KUNIT_CASE(memtier_promote_zero_knobs_promote_nothing),
 	KUNIT_CASE_PARAM(memtier_promote_free_space, free_gen_params),
 	KUNIT_CASE(memtier_promote_free_space_margin),
+	KUNIT_CASE(memtier_promote_drives_adjustment),
+	KUNIT_CASE(memtier_promote_init_poisoned),
 	{}
 };
 

@@ -7,7 +7,9 @@
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/memtier.h>
+#include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/sizes.h>
 
 #include "fake_machine.h"
 
@@ -320,6 +322,29 @@ static void memtier_state_snapshot_full(struct kunit *test)
 	}
 }
 
+/*
+ * A freed snapshot gives its memory back: 64 MB worth of allocate-and-
+ * free rounds leave the free page count within 16 MB of where it was.
+ * The slack covers the per-CPU counter deltas and other allocations.
+ */
+static void memtier_state_snapshot_free_returns_memory(struct kunit *test)
+{
+	size_t size = memtier_snapshot_size(MAX_NUMNODES);
+	unsigned long i, rounds = SZ_64M / size;
+	struct memtier_snapshot *snap;
+	long before, after;
+
+	before = global_zone_page_state(NR_FREE_PAGES);
+	for (i = 0; i < rounds; i++) {
+		snap = memtier_snapshot_alloc(MAX_NUMNODES, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, snap, "round %lu", i);
+		memtier_snapshot_free(snap);
+	}
+	after = global_zone_page_state(NR_FREE_PAGES);
+	KUNIT_EXPECT_LT_MSG(test, before - after, (long)(SZ_16M >> PAGE_SHIFT),
+			    "%lu rounds of %zu bytes", rounds, size);
+}
+
 static struct kunit_case memtier_state_cases[] = {
 	KUNIT_CASE(memtier_state_starts_empty),
 	KUNIT_CASE(memtier_state_publish_swaps),
@@ -330,6 +355,7 @@ static struct kunit_case memtier_state_cases[] = {
 	KUNIT_CASE(memtier_state_snapshot_size),
 	KUNIT_CASE(memtier_state_snapshot_full),
 	KUNIT_CASE(memtier_state_snapshot_layout),
+	KUNIT_CASE(memtier_state_snapshot_free_returns_memory),
 	KUNIT_CASE(memtier_state_nodes_past_count),
 	{}
 };

@@ -338,6 +338,130 @@ static void memtier_threshold_period_pages_saturate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, th.threshold_ms, 1125u);
 }
 
+/*
+ * The band at limits and periods that are not round: the expected edges
+ * come from the seed's own arithmetic, ref = limit * period / 1000 and
+ * the band [ref * 9 / 10, ref * 11 / 10], computed here in 64 bits where
+ * these values cannot overflow; the library gets there another way.
+ */
+struct odd_band_case {
+	u64 limit;
+	unsigned int period;
+};
+
+static const struct odd_band_case odd_band_cases[] = {
+	{ 1237, 1000 },		/* ref 1237: band [1113, 1360] */
+	{ 1237, 1777 },		/* ref 2198 */
+	{ 256, 1300 },		/* 1 MB/s, 4 KiB pages: ref 332 */
+	{ 33, 997 },		/* ref 32 */
+	{ 999999, 61 },		/* ref 60999 */
+	{ 7919, 104729 },	/* two primes: ref 829348 */
+};
+
+static void odd_band_case_desc(const struct odd_band_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%llu pages/s, %u ms",
+		 c->limit, c->period);
+}
+
+KUNIT_ARRAY_PARAM(odd_band, odd_band_cases, odd_band_case_desc);
+
+/* One adjustment from 1000 ms after @diff candidates in a period. */
+static unsigned int adjust_once(struct kunit *test, u64 limit,
+				unsigned int period, unsigned long diff)
+{
+	/* Not 0 and not round, so that the state's own start matters. */
+	const unsigned int start = 0x9e3779b9;
+	const unsigned long base = 0x5bd1e995;
+	struct memtier_threshold th;
+
+	memtier_threshold_reset(&th, start, base);
+	th.threshold_ms = 1000;
+	KUNIT_EXPECT_TRUE(test, memtier_threshold_adjust(&th,
+							 start + period + 1,
+							 base + diff, limit,
+							 1000, period));
+	return th.threshold_ms;
+}
+
+static void memtier_threshold_band_odd(struct kunit *test)
+{
+	const struct odd_band_case *c = test->param_value;
+	u64 ref = c->limit * c->period / 1000;
+	u64 high = ref * 11 / 10, low = ref * 9 / 10;
+
+	KUNIT_ASSERT_GT(test, low, 0ull);
+	KUNIT_EXPECT_EQ(test, adjust_once(test, c->limit, c->period, high + 1),
+			875u);
+	KUNIT_EXPECT_EQ(test, adjust_once(test, c->limit, c->period, high),
+			1000u);
+	KUNIT_EXPECT_EQ(test, adjust_once(test, c->limit, c->period, ref),
+			1000u);
+	KUNIT_EXPECT_EQ(test, adjust_once(test, c->limit, c->period, low),
+			1000u);
+	KUNIT_EXPECT_EQ(test, adjust_once(test, c->limit, c->period, low - 1),
+			1125u);
+}
+
+/*
+ * The period's end on both sides of the clock's wrap: a period that
+ * starts before it and ends after, and one that starts and ends just
+ * below it; each probed at exactly period_ms (not over) and one ms more.
+ */
+static void memtier_threshold_wrap_edges(struct kunit *test)
+{
+	static const unsigned int starts[] = {
+		U32_MAX - 400,		/* ends 600 ms after the wrap */
+		U32_MAX - 1300,		/* ends 300 ms before it */
+		U32_MAX,		/* starts at the last ms */
+		0,			/* starts at the first */
+	};
+	const unsigned int period = 1001;
+	struct memtier_threshold th;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(starts); i++) {
+		memtier_threshold_reset(&th, starts[i], 17);
+		KUNIT_EXPECT_FALSE_MSG(test,
+				       memtier_threshold_adjust(&th,
+						starts[i] + period, 99999,
+						1000, 1000, period),
+				       "start %#x", starts[i]);
+		KUNIT_EXPECT_EQ(test, th.period_start_ms, starts[i]);
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      memtier_threshold_adjust(&th,
+						starts[i] + period + 1, 99999,
+						1000, 1000, period),
+				      "start %#x", starts[i]);
+		KUNIT_EXPECT_EQ(test, th.period_start_ms,
+				starts[i] + period + 1);
+		KUNIT_EXPECT_EQ(test, th.threshold_ms, 875u);
+	}
+}
+
+/*
+ * Reset on memory full of garbage, at an arbitrary time: nothing of the
+ * garbage survives into the next decision.
+ */
+static void memtier_threshold_reset_poisoned(struct kunit *test)
+{
+	struct memtier_threshold th;
+
+	memset(&th, 0xa5, sizeof(th));
+	memtier_threshold_reset(&th, 0x12345678, 0xabcdef);
+	KUNIT_EXPECT_EQ(test, memtier_threshold_current(&th, 777), 777u);
+	/* The period counts from the reset, and candidates from its count. */
+	KUNIT_EXPECT_FALSE(test, memtier_threshold_adjust(&th,
+							  0x12345678 + 1000,
+							  0xabcdef, 1000,
+							  777, 1000));
+	KUNIT_EXPECT_TRUE(test, memtier_threshold_adjust(&th,
+							 0x12345678 + 1001,
+							 0xabcdef + 1000, 1000,
+							 777, 1000));
+	KUNIT_EXPECT_EQ(test, memtier_threshold_current(&th, 777), 777u);
+}
+
 static struct kunit_case memtier_threshold_cases[] = {
 	KUNIT_CASE(memtier_threshold_defaults),
 	KUNIT_CASE_PARAM(memtier_threshold_unit_and_bounds, unit_gen_params),
@@ -352,6 +476,9 @@ static struct kunit_case memtier_threshold_cases[] = {
 	KUNIT_CASE(memtier_threshold_huge_period),
 	KUNIT_CASE(memtier_threshold_unlimited_rises),
 	KUNIT_CASE(memtier_threshold_period_pages_saturate),
+	KUNIT_CASE_PARAM(memtier_threshold_band_odd, odd_band_gen_params),
+	KUNIT_CASE(memtier_threshold_wrap_edges),
+	KUNIT_CASE(memtier_threshold_reset_poisoned),
 	{}
 };
 
