@@ -18,10 +18,17 @@ NONUMA_BUILD	?= $(MEMTIER_CACHE)/e2e/build-nonuma
 E2E_KSRC	?= $(MEMTIER_CACHE)/e2e/linux-6.12
 E2E_BUILD	?= $(MEMTIER_CACHE)/e2e/build-e2e
 SERIES_KSRC	?= $(MEMTIER_CACHE)/series/linux-6.12
+# The sanitizer kernel (KASAN, UBSAN, lockdep) of machine s, from the e2e
+# tree; the mutation runs' own KUnit tree, whose library is a scratch copy.
+SAN_BUILD	?= $(MEMTIER_CACHE)/e2e/build-san
+MUTANTS_KSRC	?= $(MEMTIER_CACHE)/mutants/linux-6.12
+MUTANTS_BUILD	?= $(MEMTIER_CACHE)/mutants/build-kunit
 OUT		?= $(REPO)/out
 E2E_MACHINES	?= a b c d k
 BZIMAGE		:= $(E2E_BUILD)/arch/x86/boot/bzImage
 INITRAMFS	:= $(OUT)/e2e-initramfs.cpio
+SAN_BZIMAGE	:= $(SAN_BUILD)/arch/x86/boot/bzImage
+SAN_INITRAMFS	:= $(OUT)/sanitizers-initramfs.cpio
 JOBS		?= $(shell nproc)
 KUNIT_TIMEOUT	?= 900
 
@@ -45,7 +52,8 @@ KUNIT_N10_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_N10_BUILD) \
 BENCH_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_BUILD) memtier_bench
 
 .PHONY: help deps tree kunit kunit-n10 e2e-tree kernel nonuma initramfs \
-	e2e run lint coverage patches patches-check bench test
+	e2e sanitizers mutants run lint coverage patches patches-check bench \
+	test
 
 help:
 	@echo "make kunit   build the KUnit kernel and run every memtier_ suite in QEMU"
@@ -53,6 +61,8 @@ help:
 	@echo "make nonuma  build the patched kernel with NUMA=n"
 	@echo "make kernel  build 6.12 with kernel-integration/patches, print its bzImage"
 	@echo "make e2e     boot that kernel on machines $(E2E_MACHINES) and run the guest checks"
+	@echo "make sanitizers  the KUnit suites and a stress run in a KASAN, UBSAN, lockdep kernel"
+	@echo "make mutants  mutation testing: which single-edit bugs in src/ the suites miss"
 	@echo "make run     the main job: the three-tier machine, tiers, targets, a hot/cold workload"
 	@echo "make lint    checkpatch --strict, kernel-doc, W=1 and sparse"
 	@echo "make coverage  gcov of src/ under the KUnit suites: HTML and lcov in out/coverage"
@@ -109,6 +119,29 @@ nonuma: e2e-tree
 	@! grep -q 'CC .*mm/memtier/' $(NONUMA_BUILD).log || \
 		{ echo "nonuma: mm/memtier was built with NUMA off"; exit 1; }
 
+# The sanitizer kernel, booted as machine s: the KUnit suites, then tier
+# moves and memory hotplug under a workload; any report fails the run.
+sanitizers: e2e-tree
+	@$(REPO)/scripts/timed.sh sanitizers-kernel \
+		$(REPO)/scripts/build-kernel.sh $(E2E_KSRC) $(SAN_BUILD) \
+		$(REPO)/kernel-integration/sanitizers.config \
+		>$(SAN_BUILD).log 2>&1 || { tail -40 $(SAN_BUILD).log; exit 1; }
+	@mkdir -p $(OUT)
+	@$(REPO)/kernel-integration/e2e/mkinitramfs.sh $(SAN_INITRAMFS) \
+		$(SAN_BUILD)/mm/memtier/tests/memtier_kunit.ko \
+		$(SAN_BUILD)/lib/test_ubsan.ko
+	@E2E_LABEL=sanitizers E2E_TIMEOUT=900 \
+		$(REPO)/scripts/timed.sh sanitizers \
+		$(REPO)/kernel-integration/e2e/run-e2e.sh $(SAN_BZIMAGE) \
+		$(SAN_INITRAMFS) $(OUT)/sanitizers check s
+
+# Not in make test: about 20 s a mutant (see docs/mutants.rst).
+# MUTANTS_ARGS=--all runs every mutant, "--only KEY..." the named ones.
+mutants: deps
+	@$(REPO)/scripts/timed.sh mutants python3 $(REPO)/scripts/mutants.py \
+		run $(REPO) $(MUTANTS_KSRC) $(MUTANTS_BUILD) $(OUT)/mutants \
+		$(MUTANTS_ARGS)
+
 e2e: kernel initramfs
 	@$(REPO)/scripts/timed.sh e2e $(REPO)/kernel-integration/e2e/run-e2e.sh \
 		$(BZIMAGE) $(INITRAMFS) $(OUT)/e2e check $(E2E_MACHINES)
@@ -146,6 +179,6 @@ bench: tree
 # last line sums the stages: "test: N passed, N failed".
 # The suites at NODES_SHIFT=10 run in make e2e (machine k), as a module
 # of the e2e kernel; make kunit-n10 builds a KUnit kernel for them.
-TEST_STAGES = kunit coverage lint e2e nonuma patches-check
+TEST_STAGES = kunit coverage lint e2e sanitizers nonuma patches-check
 test: deps
 	@$(REPO)/scripts/run-tests.sh $(REPO) $(OUT)/test $(TEST_STAGES)

@@ -8,6 +8,9 @@
 #   c  CPU+DRAM, CPU-only, a memory-only node moved up to 300 and one
 #      down to 100; booted with default_memory_tier=250
 #   d  a CPU+DRAM node with over 1 GiB free, a slow node: the bypass
+#   k  the KUnit suites as a module
+#   s  the sanitizer kernel: the KUnit suites, a stress run of tier moves
+#      and memory hotplug under a workload, no sanitizer report
 # Ends with "machine X: N passed, N failed".
 
 pass=0
@@ -56,6 +59,12 @@ legacy_dirs() { ls -d "$LEGACY"/memory_tier* 2>/dev/null | wc -l; }
 vmstat() {
 	echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
 	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
+}
+
+# node_threshold NODE: the hot threshold NODE's promotions use now.
+node_threshold() {
+	awk -v n="$1" '$2 == n { print $3 }' \
+		"$DBG/sched/numa_balancing/node_hot_threshold_ms"
 }
 
 # targets NODE: "preferred P allowed A" from the debugfs view.
@@ -193,13 +202,33 @@ promoted_during() {
 	echo $((p1 - p0))
 }
 
+# run_mode MODE SECONDS: a hot set on the slow node for SECONDS with
+# numa_balancing set to MODE; sets mode_hot (share of it on node 0),
+# mode_cand and mode_prom (pgpromote_candidate and _success deltas).
+run_mode() {
+	echo "$1" >/proc/sys/kernel/numa_balancing
+	c0=$(vmstat pgpromote_candidate)
+	p0=$(vmstat pgpromote_success)
+	/tierwork promote 8 8 "$slow" 0 "$2" >/tmp/mode$1.out
+	mode_cand=$(($(vmstat pgpromote_candidate) - c0))
+	mode_prom=$(($(vmstat pgpromote_success) - p0))
+	mode_hot=$(awk '$1 == "promote_hot_on_fast" { print $2 }' /tmp/mode$1.out)
+	echo "mode $1: hot on node 0 $mode_hot, candidates $mode_cand, promoted $mode_prom"
+	check "mode $1: no data lost" grep -qx 'promote_bad_words 0' /tmp/mode$1.out
+}
+
 machine_a() {
 	slow=$(echo $mem_nodes | cut -d' ' -f2)
 	t=$(tier_of "$slow")
 	check "bad default_memory_tier=401 ignored" \
 		eq "$(cat $SYS/memtier/default_tier)" memtier200
 	check "CPU node in the default tier" eq "$(tier_of 0)" 200
-	check "HMAT puts the slow node lower" test "$t" -lt 200
+	# The tier from 6.12's abstract distance of the HMAT numbers (see
+	# LEGACY above), written out: default tier 200 times DRAM's
+	# latency and the slow node's bandwidth over the slow node's
+	# latency and DRAM's bandwidth, 200 * 10 * 5 / (20 * 10).
+	check "HMAT puts the slow node in tier 50" eq "$t" \
+		$((200 * 10 * 5 / (20 * 10)))
 	check "memtier200 nodelist" eq "$(nodelist 200)" 0
 	check "memtier$t nodelist" eq "$(nodelist "$t")" "$slow"
 	check "6.12 view: memory_tier4 is DRAM, node 0" eq "$(legacy 4)" 0
@@ -224,6 +253,25 @@ machine_a() {
 		"tier 300 toptier 1 preferred 0 allowed 0"
 	check "moved up: node 0 demotes nowhere" eq "$(targets 0)" \
 		"tier 200 toptier 1 preferred  allowed "
+	# The two ends of the range, through sysfs.
+	echo 0 >"$SYS/node/node$slow/memtier"
+	check "tier 0: memtier0 holds it" eq "$(nodelist 0)" "$slow"
+	check "tier 0: it is the lowest, no targets" eq "$(targets "$slow")" \
+		"tier 0 toptier 0 preferred  allowed "
+	check "tier 0: node 0 demotes to it" eq "$(targets 0)" \
+		"tier 200 toptier 1 preferred $slow allowed $slow"
+	# 6.12 view: tier 0 stands for the slowest distance, INT_MAX >> 7.
+	check "tier 0: 6.12 view memory_tier16777215" \
+		eq "$(legacy 16777215)" "$slow"
+	echo 400 >"$SYS/node/node$slow/memtier"
+	check "tier 400: memtier400 holds it" eq "$(nodelist 400)" "$slow"
+	check "tier 400: it demotes to node 0" eq "$(targets "$slow")" \
+		"tier 400 toptier 1 preferred 0 allowed 0"
+	check "tier 400: node 0 demotes nowhere" eq "$(targets 0)" \
+		"tier 200 toptier 1 preferred  allowed "
+	# 200 * 576 / 400 = 288, >> 7 = 2.
+	check "tier 400: 6.12 view memory_tier2" eq "$(legacy 2)" "$slow"
+	check "tier 400: tier 0 is gone" test ! -e "$SYS/memtier/memtier0"
 	echo "$t" >"$SYS/node/node$slow/memtier"
 	check "moved back: targets as at boot" eq "$(targets 0)" \
 		"tier 200 toptier 1 preferred $slow allowed $slow"
@@ -242,7 +290,7 @@ machine_a() {
 	check "promotion: >= 90% of the hot set on node 0" \
 		awk -v h="$hot" 'BEGIN { exit !(h >= 0.9) }'
 	check "promotion: the cold set mostly stays" \
-		awk -v c="$cold" 'BEGIN { exit !(c < 0.5) }'
+		awk -v c="$cold" 'BEGIN { exit !(c != "" && c + 0 < 0.5) }'
 	check "promotion: pgpromote_success rose" test "$p1" -gt "$p0"
 	check "promotion: no data lost" \
 		grep -qx 'promote_bad_words 0' /tmp/promote.out
@@ -250,16 +298,46 @@ machine_a() {
 	check "promotion: promoted <= counted" test "$p1" -le \
 		$(( $(vmstat pgpromote_candidate) + $(vmstat pgpromote_candidate_nrl) ))
 
-	# Rate limit: 1 MB/s is 256 pages/s; 6 s let at most ~7 windows
-	# through, each at most the limit or, as in 6.12, its first folio
-	# (a 512-page THP here).
+	# Rate limit: 1 MB/s is 256 pages/s.  The 6 s loop, with the
+	# set-up before it and the final read of every byte after it, spans
+	# at most seven 1 s windows, each letting through at most 256 base
+	# pages (tierwork asks for no THP: a window's first folio is one
+	# page), and at least one window's worth.
 	echo 1 >/proc/sys/kernel/numa_balancing_promote_rate_limit_MBps
 	p0=$(vmstat pgpromote_success)
 	/tierwork promote 16 1 "$slow" 0 6 >/tmp/ratelimit.out
 	p1=$(vmstat pgpromote_success)
 	echo "rate-limited: promoted $((p1 - p0)) pages"
-	check "rate limit caps promotion (<= 7 x 512 pages)" \
-		test $((p1 - p0)) -le 3584
+	check "rate limit caps promotion (<= 7 x 256 pages)" \
+		test $((p1 - p0)) -le 1792
+	check "rate limit still promotes (>= one window's 256 pages)" \
+		test $((p1 - p0)) -ge 256
+
+	# The threshold adjustment under that binding limit, with 1 s
+	# periods: switching tiering on starts node 0 at the knob; a hot
+	# set making far more candidates than 256 a second brings it
+	# down; a light sweep lets it climb back: 128 pages a second of a
+	# 64 MB set, each read once, at most 128 candidates a second, under
+	# 90% of the limit.  (Pages are scanned at least once a second
+	# here, so nearly every fault is under the threshold: the count of
+	# faults is what keeps a load light.)
+	echo 1000 >"$DBG/sched/numa_balancing/scan_period_max_ms"
+	echo 0 >/proc/sys/kernel/numa_balancing
+	echo 2 >/proc/sys/kernel/numa_balancing
+	check "tiering on: node 0's threshold is the knob's 1000 ms" \
+		eq "$(node_threshold 0)" 1000
+	/tierwork promote 32 1 "$slow" 0 6 >/tmp/th-hot.out
+	th_hot=$(node_threshold 0)
+	check "a binding rate limit lowers the threshold ($th_hot ms)" \
+		test "$th_hot" -lt 1000
+	/tierwork sweep 64 "$slow" 8 128000 >/tmp/th-sweep.out
+	th_light=$(node_threshold 0)
+	check "a light load raises it again ($th_hot -> $th_light ms)" \
+		test "$th_light" -gt "$th_hot"
+	check "threshold runs: no data lost" sh -c \
+		"grep -qx 'promote_bad_words 0' /tmp/th-hot.out &&
+		 grep -qx 'sweep_bad_words 0' /tmp/th-sweep.out"
+	echo 60000 >"$DBG/sched/numa_balancing/scan_period_max_ms"
 	echo 65536 >/proc/sys/kernel/numa_balancing_promote_rate_limit_MBps
 
 	# 6.12 meanings: 0 MB/s and 0 ms promote nothing (no bypass here).
@@ -269,6 +347,24 @@ machine_a() {
 	check "hot_threshold_ms 0 promotes nothing (promoted $n)" test "$n" -eq 0
 	n=$(promoted_during "$DBG/sched/numa_balancing/hot_threshold_ms" 1000 "$slow" 0)
 	check "and 1000 ms promotes again (promoted $n)" test "$n" -gt 0
+
+	# The other modes: 1 (NUMA balancing without tiering) leaves pages
+	# on the lower tier alone; 3 (both) promotes them.
+	run_mode 1 6
+	check "mode 1: the hot set stays on the slow node" \
+		awk -v h="$mode_hot" 'BEGIN { exit !(h != "" && h + 0 < 0.1) }'
+	check "mode 1: pgpromote_candidate does not move" test "$mode_cand" -eq 0
+	check "mode 1: nothing promoted" test "$mode_prom" -eq 0
+	run_mode 3 30
+	check "mode 3: the hot set is promoted" \
+		awk -v h="$mode_hot" 'BEGIN { exit !(h >= 0.9) }'
+	check "mode 3: counted as candidates" test "$mode_cand" -gt 0
+	# 6.12's bounds are 0 and 4 (SYSCTL_FOUR), though only bits 0 and
+	# 1 mean anything: kept as they are.
+	check "numa_balancing rejects 5 and -1, as 6.12" sh -c '
+		f=/proc/sys/kernel/numa_balancing
+		! echo 5 >$f 2>/dev/null && ! echo -1 >$f 2>/dev/null &&
+		[ "$(cat $f)" = 3 ]'
 	echo 0 >/proc/sys/kernel/numa_balancing
 
 	kmem_module
@@ -322,7 +418,7 @@ machine_b() {
 	c1=$(vmstat pgpromote_candidate)
 	hot=$(awk '$1 == "promote_hot_on_fast" { print $2 }' /tmp/cpu-low.out)
 	check "CPU node in a lower tier: its hot set stays" \
-		awk -v h="$hot" 'BEGIN { exit !(h < 0.1) }'
+		awk -v h="$hot" 'BEGIN { exit !(h != "" && h + 0 < 0.1) }'
 	check "CPU node in a lower tier: no candidate counted" \
 		test "$c1" -eq "$c0"
 	check "top-tier pages not scanned in tiering mode ($((u1 - u0)) PTEs)" \
@@ -384,7 +480,7 @@ machine_c() {
 # The KUnit suites, as a module of this kernel (NODES_SHIFT=10): every
 # suite reports ok, no case fails, and only the slow benchmark's five
 # cases are skipped (kunit.filter on the command line).
-machine_k() {
+kunit_module() {
 	check "the KUnit suites' module loads" \
 		insmod /lib/modules/memtier_kunit.ko
 	dmesg >/tmp/ktap
@@ -402,7 +498,13 @@ machine_k() {
 		"$(grep -Ec '^(\[[ 0-9.]*\] )? +ok [0-9]+ ' /tmp/ktap)" -gt 250
 }
 
+machine_k() {
+	kunit_module
+}
+
 machine_d() {
+	check "bad default_memory_tier=abc ignored" \
+		eq "$(cat $SYS/memtier/default_tier)" memtier200
 	echo 100 >"$SYS/node/node1/memtier"
 	check "the slow node is below the top tier" eq "$(targets 1)" \
 		"tier 100 toptier 0 preferred  allowed "
@@ -424,12 +526,272 @@ machine_d() {
 	echo 0 >/proc/sys/kernel/numa_balancing
 }
 
+# ---- machine s: the sanitizer kernel (KASAN, UBSAN, lockdep) ----
+
+# What a sanitizer, lockdep or the kernel itself prints when it finds a
+# bug.
+SPLAT='BUG:|WARNING:|KASAN:|UBSAN:|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|scheduling while atomic|list_add corruption|list_del corruption|hung_task'
+
+# invariants: every memory node in exactly one tier, the one its memtier
+# file names; no tier without nodes; every demotion target a memory node
+# in a lower tier; preferred targets among the allowed ones.  One awk
+# reads every file: a fork per check keeps a thousand of them short.
+INVARIANTS='
+function expand(list, arr,    parts, r, i, k, n) {
+	for (k in arr)
+		delete arr[k]
+	gsub(/ /, "", list)
+	n = split(list, parts, ",")
+	for (i = 1; i <= n; i++) {
+		if (parts[i] == "")
+			continue
+		if (split(parts[i], r, "-") != 2)
+			r[2] = r[1]
+		for (k = r[1] + 0; k <= r[2] + 0; k++)
+			arr[k] = 1
+	}
+}
+function bad(msg) { print "  " msg; status = 1 }
+FILENAME ~ /has_memory$/ { expand($0, mem) }
+FILENAME ~ /memtier[0-9]+\/nodelist$/ {
+	id = FILENAME
+	sub(/\/nodelist$/, "", id)
+	sub(/.*memtier/, "", id)
+	expand($0, nodes)
+	for (n in nodes) {
+		seen[id] = 1
+		count[n]++
+		in_tier[n] = id
+	}
+}
+FILENAME ~ /node[0-9]+\/memtier$/ && $0 != "" {
+	n = FILENAME
+	sub(/\/memtier$/, "", n)
+	sub(/.*node/, "", n)
+	file_tier[n] = $0
+}
+FILENAME ~ /targets$/ && $1 == "node" {
+	rest = $0
+	sub(/.* preferred /, "", rest)
+	i = index(rest, "allowed")
+	pref[$2] = substr(rest, 1, i - 1)
+	allow[$2] = substr(rest, i + 7)
+	has_tgt[$2] = 1
+}
+END {
+	for (i = 1; i < ARGC; i++) {
+		if (ARGV[i] !~ /memtier[0-9]+\/nodelist$/)
+			continue
+		id = ARGV[i]
+		sub(/\/nodelist$/, "", id)
+		sub(/.*memtier/, "", id)
+		if (!(id in seen))
+			bad("tier " id " has no nodes")
+	}
+	for (n in mem) {
+		if (count[n] != 1)
+			bad("node " n " is in " count[n] + 0 " tiers")
+		else if (in_tier[n] != file_tier[n])
+			bad("node " n ": in tier " in_tier[n] ", its file says " file_tier[n])
+		if (!(n in has_tgt))
+			bad("node " n " has no targets line")
+	}
+	for (n in count)
+		if (!(n in mem))
+			bad("node " n " is in a tier without memory")
+	for (n in has_tgt) {
+		expand(allow[n], a)
+		for (t in a)
+			if (!(t in mem) || in_tier[t] + 0 >= in_tier[n] + 0)
+				bad("node " n " (tier " in_tier[n] ") demotes to " t " (tier " in_tier[t] ")")
+		expand(pref[n], p)
+		for (t in p)
+			if (!(t in a))
+				bad("node " n ": preferred " t " not allowed")
+	}
+	exit status
+}'
+invariants() {
+	awk "$INVARIANTS" "$SYS/node/has_memory" \
+		"$SYS"/memtier/memtier*/nodelist \
+		"$SYS"/node/node[0-9]*/memtier "$DBG/memtier/targets"
+}
+
+# rand N: the next number of a fixed pseudo-random sequence (the C
+# library's LCG), below N, in $r; so that a failing run can be replayed.
+rand_state=20261203
+rand() {
+	rand_state=$(( (rand_state * 1103515245 + 12345) % 2147483648 ))
+	r=$(( rand_state / 65536 % $1 ))
+}
+
+MEMBLK=/sys/devices/system/memory
+blocks() { ls -d "$MEMBLK"/memory[0-9]* | sort; }
+
+# wait_for SECONDS COMMAND...: poll until COMMAND succeeds.
+wait_for() {
+	tries=$1
+	shift
+	while [ "$tries" -gt 0 ]; do
+		"$@" && return 0
+		sleep 1
+		tries=$((tries - 1))
+	done
+	return 1
+}
+
+in_list() { expand "$2" | grep -qx "$1"; }
+node_has_memory() { expand "$(cat "$SYS/node/has_memory")" | grep -qx "$1"; }
+no_memory() { ! node_has_memory "$1"; }
+
+# hotplug_cycle ID: hot-add 128 MiB into node 2 through the host's QMP,
+# online it movable, check it joined the HMAT tier of node 1's numbers,
+# offline it, check it left with nothing lost, unplug it.
+hotplug_cycle() {
+	blocks >/tmp/blocks-before
+	echo "memtier-e2e: qmp add $1 128 2"
+	wait_for 60 sh -c "[ \$(ls -d $MEMBLK/memory[0-9]* | wc -l) -gt $(wc -l </tmp/blocks-before) ]"
+	blocks | grep -vxF -f /tmp/blocks-before >/tmp/blocks-new
+	check "hotplug $1: new memory blocks appeared" test -s /tmp/blocks-new
+	ok_online=1
+	for b in $(cat /tmp/blocks-new); do
+		[ -e "$b/node2" ] || { echo "  $b is not node 2's"; ok_online=0; }
+		echo online_movable >"$b/state" || ok_online=0
+	done
+	check "hotplug $1: node 2's blocks online" test "$ok_online" = 1
+	check "hotplug $1: node 2 has memory" node_has_memory 2
+	check "hotplug $1: node 2 joined its HMAT tier ($hmat_tier)" \
+		eq "$(tier_of 2)" "$hmat_tier"
+	check "hotplug $1: invariants" invariants
+	t0=$(tier_of 0)
+	if [ "$hmat_tier" -lt "$t0" ]; then
+		check "hotplug $1: node 0 may demote to node 2" \
+			in_list 2 "$(targets 0 | sed 's/.*allowed //')"
+	fi
+	/tierwork where 64 2 >/tmp/hp-where.out 2>&1
+	check "hotplug $1: memory placed on node 2" \
+		grep -q 'placed_pages.* node2=' /tmp/hp-where.out
+	ok_offline=1
+	for b in $(cat /tmp/blocks-new); do
+		echo offline >"$b/state" || { echo "  $b did not offline"; ok_offline=0; }
+	done
+	check "hotplug $1: node 2's blocks offline" test "$ok_offline" = 1
+	check "hotplug $1: node 2 left its tier" wait_for 10 no_memory 2
+	check "hotplug $1: node 2's memtier reads empty" eq "$(tier_of 2)" ""
+	# The invariants include: no node demotes to node 2 any more.
+	check "hotplug $1: invariants" invariants
+	echo "memtier-e2e: qmp del $1"
+	check "hotplug $1: unplugged" wait_for 60 sh -c \
+		"[ \$(ls -d $MEMBLK/memory[0-9]* | wc -l) -eq $(wc -l </tmp/blocks-before) ]"
+}
+
+# stress_moves N: move nodes 0 and 1 N times between random tiers, node
+# 1 always below node 0 (so that node 0 can demote and node 1 is below
+# the top tier), checking the invariants after every move.
+stress_moves() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		read -r t0 <"$SYS/node/node0/memtier"
+		read -r t1 <"$SYS/node/node1/memtier"
+		rand 2
+		if [ "$r" = 0 ]; then
+			rand "$t0"
+			n=1 t=$r
+		else
+			rand $((400 - t1))
+			n=0 t=$((t1 + 1 + r))
+		fi
+		if ! echo "$t" >"$SYS/node/node$n/memtier"; then
+			echo "  move $moves: node $n to tier $t refused"
+			return 1
+		fi
+		moves=$((moves + 1))
+		if ! invariants; then
+			echo "  after move $moves: node $n to tier $t"
+			return 1
+		fi
+		i=$((i + 1))
+	done
+	echo "stress: $moves moves, $(( $(date +%s) - start )) s"
+}
+
+machine_s() {
+	check "KASAN is on" sh -c 'zcat /proc/config.gz | grep -qx CONFIG_KASAN=y'
+	check "UBSAN is on" sh -c 'zcat /proc/config.gz | grep -qx CONFIG_UBSAN=y'
+	check "lockdep is on" sh -c 'zcat /proc/config.gz | grep -qx CONFIG_PROVE_LOCKING=y'
+	check "atomic-sleep checks are on" sh -c \
+		'zcat /proc/config.gz | grep -qx CONFIG_DEBUG_ATOMIC_SLEEP=y'
+	check "KASAN initialised" sh -c 'dmesg | grep -q "KernelAddressSanitizer initialized"'
+
+	kunit_module
+
+	hmat_tier=$(tier_of 1)
+	check "node 2 is empty at boot" no_memory 2
+	check "the slow node is below DRAM by HMAT" test "$hmat_tier" -lt 200
+	check "boot: invariants" invariants
+	echo offline >"$MEMBLK/auto_online_blocks"
+
+	# The workload: a hot set promoted from node 1 and memory bound to
+	# node 0 beyond what it has free, demoted; both verify every byte.
+	tiering_on
+	echo 1 >/sys/kernel/mm/numa/demotion_enabled
+	free_mb=$(awk '/MemFree/ { print int($4 / 1024) }' "$SYS/node/node0/meminfo")
+	p0=$(vmstat pgpromote_success)
+	d0=$(( $(vmstat pgdemote_kswapd) + $(vmstat pgdemote_direct) ))
+	rm -f /tmp/stop /tmp/stress-*.out
+	( while [ ! -e /tmp/stop ]; do
+		/tierwork promote 8 8 1 0 3 >>/tmp/stress-promote.out 2>&1 ||
+			echo "promote_exit $?" >>/tmp/stress-promote.out
+	done ) &
+	( while [ ! -e /tmp/stop ]; do
+		/tierwork demote $((free_mb + 48)) 0 >>/tmp/stress-demote.out 2>&1 ||
+			echo "demote_exit $?" >>/tmp/stress-demote.out
+	done ) &
+
+	moves=0
+	start=$(date +%s)
+	for cycle in 1 2 3 4 5; do
+		stress_moves 200 || break
+		hotplug_cycle "dimm$cycle"
+	done
+	check "stress: 1000 tier moves, invariants after each ($moves done, $(( $(date +%s) - start )) s)" \
+		test "$moves" -eq 1000
+	touch /tmp/stop
+	wait
+	echo 0 >/proc/sys/kernel/numa_balancing
+	echo 0 >/sys/kernel/mm/numa/demotion_enabled
+	grep -E '_bad_words|_exit' /tmp/stress-*.out | sort | uniq -c
+	check "stress: the workload ran" test \
+		"$(grep -c '^promote_bad_words' /tmp/stress-promote.out)" -gt 0
+	check "stress: the demoting workload ran" test \
+		"$(grep -c '^demote_bad_words' /tmp/stress-demote.out)" -gt 0
+	check "stress: no data lost" sh -c \
+		'! grep -E "_bad_words [1-9]|_exit" /tmp/stress-*.out'
+	check "stress: pages were promoted" \
+		test "$(vmstat pgpromote_success)" -gt "$p0"
+	check "stress: pages were demoted" test \
+		$(( $(vmstat pgdemote_kswapd) + $(vmstat pgdemote_direct) )) -gt "$d0"
+
+	dmesg | grep -E "$SPLAT" | head -20
+	check "no BUG, WARNING, KASAN, UBSAN or lockdep report" \
+		sh -c "! dmesg | grep -qE '$SPLAT'"
+	check "lockdep still on (it turns off at its first report)" \
+		grep -Eq 'debug_locks: +1' /proc/lockdep_stats
+	# The canary: a module that trips UBSAN on purpose.  Seen, it shows
+	# the check above would have seen a real report.
+	before=$(dmesg | grep -cE "$SPLAT")
+	insmod /lib/modules/test_ubsan.ko 2>/dev/null
+	check "the splat check sees the UBSAN canary" \
+		test "$(dmesg | grep -cE "$SPLAT")" -gt "$before"
+}
+
 case $machine in
 a) machine_a ;;
 b) machine_b ;;
 c) machine_c ;;
 d) machine_d ;;
 k) machine_k ;;
+s) machine_s ;;
 *) notok "unknown machine '$machine'" ;;
 esac
 

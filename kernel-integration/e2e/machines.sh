@@ -60,8 +60,30 @@ machine_args() {
 		-numa node,nodeid=0,cpus=0-1,memdev=m0
 		-numa node,nodeid=1,memdev=m1"
 		;;
+	s)	# The sanitizer kernel's machine: a CPU+DRAM node, a slow
+		# memory-only node (HMAT), and node 2, empty at boot, with
+		# the same HMAT numbers, that memory is hot-added into
+		# (QEMU gives the hotplug range to the last node).
+		echo "-machine pc,hmat=on -smp 2 -m 640M,slots=2,maxmem=1G
+		-object memory-backend-ram,id=m0,size=384M
+		-object memory-backend-ram,id=m1,size=256M
+		-numa node,nodeid=0,cpus=0-1,memdev=m0,initiator=0
+		-numa node,nodeid=1,memdev=m1,initiator=0
+		-numa node,nodeid=2,initiator=0
+		-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=10
+		-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=10G
+		-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=20
+		-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=5G
+		-numa hmat-lb,initiator=0,target=2,hierarchy=memory,data-type=access-latency,latency=20
+		-numa hmat-lb,initiator=0,target=2,hierarchy=memory,data-type=access-bandwidth,bandwidth=5G"
+		;;
 	*)	return 1 ;;
 	esac
+}
+
+# Machines whose checks ask the host for memory hotplug (qmp-hotplug.py).
+machine_qmp() {
+	[ "$1" = s ]
 }
 
 # Extra kernel command line per machine.
@@ -69,8 +91,12 @@ machine_cmdline() {
 	case $1 in
 	a) echo "default_memory_tier=401" ;;	# bad: must be ignored
 	c) echo "default_memory_tier=250" ;;
+	d) echo "default_memory_tier=abc" ;;	# bad: must be ignored
 	# The slow benchmark suite is skipped, as make kunit does.
 	k) echo "kunit.filter=speed>slow kunit.filter_action=skip" ;;
+	# Warnings and worse on the console, the rest in dmesg only: a
+	# thousand tier moves log two lines each.
+	s) echo "kunit.filter=speed>slow kunit.filter_action=skip loglevel=5" ;;
 	*) echo "" ;;
 	esac
 }

@@ -11,6 +11,10 @@
  *	place a hot and a cold set on SLOW_NODE, touch the hot set for up
  *	to SECONDS, print the share of each set on FAST_NODE every second,
  *	verify every byte.
+ *   tierwork sweep MB NODE SECONDS PASS_MS
+ *	place MB on NODE and read each page once per PASS_MS, evenly
+ *	spread, for SECONDS: a light load whose hint faults are mostly
+ *	slower than the hot threshold; verify every byte.
  *
  * Output lines are "key value" pairs that the checks read.  Static, no
  * libnuma: the syscalls are called directly.
@@ -203,6 +207,34 @@ static int cmd_promote(long hot_mb, long cold_mb, int slow, int fast,
 	return bad ? 1 : 0;
 }
 
+static int cmd_sweep(long mb, int node, int seconds, int pass_ms)
+{
+	long pages = (mb << 20) / page_size, i, bad;
+	char *p = alloc_mb(mb);
+	volatile uint64_t sink = 0;
+	double start, pass;
+
+	move_to(p, mb, node);
+	fill(p, mb, 9);
+	syscall(SYS_mbind, p, mb << 20, 0, NULL, 0, 0);
+	start = now_s();
+	while (now_s() - start < seconds) {
+		pass = now_s();
+		for (i = 0; i < pages; i++) {
+			sink += p[i * page_size];
+			/* Every 64 pages, wait for their share of the pass. */
+			if ((i & 63) == 63)
+				while (now_s() - pass <
+				       (double)(i + 1) / pages * pass_ms / 1000)
+					usleep(1000);
+		}
+	}
+	bad = verify(p, mb, 9);
+	print_where("sweep", p, mb);
+	printf("sweep_bad_words %ld\n", bad);
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	page_size = sysconf(_SC_PAGESIZE);
@@ -215,6 +247,9 @@ int main(int argc, char **argv)
 	if (argc == 7 && !strcmp(argv[1], "promote"))
 		return cmd_promote(atol(argv[2]), atol(argv[3]), atoi(argv[4]),
 				   atoi(argv[5]), atoi(argv[6]));
+	if (argc == 6 && !strcmp(argv[1], "sweep"))
+		return cmd_sweep(atol(argv[2]), atoi(argv[3]), atoi(argv[4]),
+				 atoi(argv[5]));
 	fprintf(stderr, "usage: see the comment at the top of tierwork.c\n");
 	return 2;
 }
