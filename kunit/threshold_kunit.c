@@ -418,23 +418,21 @@ static void memtier_threshold_wrap_edges(struct kunit *test)
 	};
 	const unsigned int period = 1001;
 	struct memtier_threshold th;
+	unsigned int end;
+	bool adjusted;
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(starts); i++) {
 		memtier_threshold_reset(&th, starts[i], 17);
-		KUNIT_EXPECT_FALSE_MSG(test,
-				       memtier_threshold_adjust(&th,
-						starts[i] + period, 99999,
-						1000, 1000, period),
-				       "start %#x", starts[i]);
+		end = starts[i] + period;
+		adjusted = memtier_threshold_adjust(&th, end, 99999, 1000,
+						    1000, period);
+		KUNIT_EXPECT_FALSE_MSG(test, adjusted, "start %#x", starts[i]);
 		KUNIT_EXPECT_EQ(test, th.period_start_ms, starts[i]);
-		KUNIT_EXPECT_TRUE_MSG(test,
-				      memtier_threshold_adjust(&th,
-						starts[i] + period + 1, 99999,
-						1000, 1000, period),
-				      "start %#x", starts[i]);
-		KUNIT_EXPECT_EQ(test, th.period_start_ms,
-				starts[i] + period + 1);
+		adjusted = memtier_threshold_adjust(&th, end + 1, 99999, 1000,
+						    1000, period);
+		KUNIT_EXPECT_TRUE_MSG(test, adjusted, "start %#x", starts[i]);
+		KUNIT_EXPECT_EQ(test, th.period_start_ms, end + 1);
 		KUNIT_EXPECT_EQ(test, th.threshold_ms, 875u);
 	}
 }
