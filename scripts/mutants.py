@@ -54,7 +54,7 @@ import time
 
 SAMPLE = 160
 SEED = 20261203
-KUNIT_TIMEOUT = 300
+KUNIT_TIMEOUT = 60
 
 REL = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 
