@@ -497,6 +497,34 @@ static void memtier_registry_tiers_freed(struct kunit *test)
 	memtier_registry_destroy(reg);
 }
 
+/*
+ * Node numbers out of range are refused before the node array is
+ * indexed: the words either side of it (the ops pointer before, the
+ * owner's data after) must not be taken for a node's tier.
+ */
+static void memtier_registry_node_out_of_range(struct kunit *test)
+{
+	struct fake_machine *fm = fake_machine_new(test, 6, roles6, NULL);
+	struct ops_log log = { .fail_id = -1 };
+	struct memtier_registry *reg = logged_registry(test, &log);
+	struct logged_registry *lr;
+
+	lr = container_of(reg, struct logged_registry, reg);
+	KUNIT_ASSERT_EQ(test, 0, memtier_registry_add_node(reg, &fm->topo, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			memtier_registry_add_node(reg, &fm->topo, -1));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			memtier_registry_add_node(reg, &fm->topo,
+						  MAX_NUMNODES));
+	memtier_registry_remove_node(reg, -1);
+	memtier_registry_remove_node(reg, MAX_NUMNODES);
+	KUNIT_EXPECT_PTR_EQ(test, reg->ops, &log_ops);
+	KUNIT_EXPECT_PTR_EQ(test, lr->log, &log);
+	KUNIT_EXPECT_EQ(test, log.nr_removed, 0);
+	KUNIT_EXPECT_EQ(test, memtier_registry_node_tier(reg, 0), 200);
+	memtier_registry_destroy(reg);
+}
+
 static const struct memtier_registry_ops only_added_ops = {
 	.tier_added = log_tier_added,
 };
@@ -548,6 +576,7 @@ static struct kunit_case memtier_registry_cases[] = {
 	KUNIT_CASE(memtier_registry_ops_called),
 	KUNIT_CASE(memtier_registry_tier_added_fails),
 	KUNIT_CASE(memtier_registry_tiers_freed),
+	KUNIT_CASE(memtier_registry_node_out_of_range),
 	KUNIT_CASE(memtier_registry_ops_optional),
 	{}
 };
