@@ -185,6 +185,42 @@ static void memtier_state_init_fails_cleanly(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, state.spare);
 }
 
+/* The first snapshot is allocated, the spare is not. */
+static struct memtier_snapshot *spare_fails(unsigned int nr_nodes, gfp_t gfp)
+{
+	if (alloc_calls++ & 1)
+		return NULL;
+	return kvzalloc(memtier_snapshot_size(nr_nodes), gfp);
+}
+
+/*
+ * When only the spare cannot be allocated, the first snapshot is freed:
+ * 64 MB worth of such failures leave the free page count within 4 MB of
+ * where it was.
+ */
+static void memtier_state_init_half_fails_frees(struct kunit *test)
+{
+	const unsigned int nr = MAX_NUMNODES;
+	const int rounds = SZ_64M / memtier_snapshot_size(nr);
+	struct memtier_state state = {};
+	long before, after;
+	int i, ret = 0;
+
+	alloc_calls = 0;
+	kunit_activate_static_stub(test, memtier_snapshot_alloc, spare_fails);
+	before = global_zone_page_state(NR_FREE_PAGES);
+	for (i = 0; i < rounds && !ret; i++)
+		ret = memtier_state_init(&state, NULL, nr) != -ENOMEM;
+	after = global_zone_page_state(NR_FREE_PAGES);
+	kunit_deactivate_static_stub(test, memtier_snapshot_alloc);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, alloc_calls, 2 * rounds);
+	/* KASAN's quarantine holds freed objects back: nothing to compare. */
+	if (!IS_ENABLED(CONFIG_KASAN))
+		KUNIT_EXPECT_LT(test, before - after,
+				(long)(SZ_4M >> PAGE_SHIFT));
+}
+
 /*
  * The size follows the node count, not MAX_NUMNODES: the per-node arrays
  * and at most one tier per node, never more than the 401 tier IDs.  The
@@ -352,6 +388,7 @@ static struct kunit_case memtier_state_cases[] = {
 	KUNIT_CASE(memtier_state_failed_change),
 	KUNIT_CASE(memtier_state_offline_allocates_nothing),
 	KUNIT_CASE(memtier_state_init_fails_cleanly),
+	KUNIT_CASE(memtier_state_init_half_fails_frees),
 	KUNIT_CASE(memtier_state_snapshot_size),
 	KUNIT_CASE(memtier_state_snapshot_full),
 	KUNIT_CASE(memtier_state_snapshot_layout),
