@@ -55,22 +55,25 @@ class Qmp:
                 print(f"qmp: {name} {args}: {msg['error']}", file=sys.stderr)
             return msg
 
-    def wait_event(self, name, device, timeout):
-        end = time.time() + timeout
-        self.sock.settimeout(1)
+    def poll(self, seconds):
+        """Wait up to SECONDS for one message; keep it with the events."""
+        self.sock.settimeout(seconds)
         try:
-            while time.time() < end:
-                for ev in self.events:
-                    if ev["event"] == name and \
-                            ev.get("data", {}).get("device") == device:
-                        self.events.remove(ev)
-                        return True
-                try:
-                    self.events.append(self.recv())
-                except socket.timeout:
-                    pass
+            self.events.append(self.recv())
+        except socket.timeout:
+            pass
         finally:
             self.sock.settimeout(None)
+
+    def wait_event(self, name, device, timeout):
+        end = time.time() + timeout
+        while time.time() < end:
+            for ev in self.events:
+                if ev["event"] == name and \
+                        ev.get("data", {}).get("device") == device:
+                    self.events.remove(ev)
+                    return True
+            self.poll(1)
         return False
 
 
@@ -119,13 +122,7 @@ def main():
                     print(f"qmp: removed {dimm} (deleted event: {gone})",
                           file=sys.stderr)
             # Answers the socket's events too, so QEMU never blocks on it.
-            qmp.sock.settimeout(0.2)
-            try:
-                qmp.events.append(qmp.recv())
-            except socket.timeout:
-                pass
-            finally:
-                qmp.sock.settimeout(None)
+            qmp.poll(0.2)
     except (EOFError, OSError):
         return 0
 
