@@ -21,10 +21,16 @@ SERIES_KSRC	?= $(MEMTIER_CACHE)/series/linux-6.12
 # The sanitizer kernel (KASAN, UBSAN, lockdep) of machine s, from the e2e
 # tree; the mutation runs' own KUnit tree, whose library is a scratch copy.
 SAN_BUILD	?= $(MEMTIER_CACHE)/e2e/build-san
+# Stock 6.12, untouched, for make compare: built from the e2e
+# configuration, sharing its ccache results.
+STOCK_KSRC	?= $(MEMTIER_CACHE)/stock/linux-6.12
+STOCK_BUILD	?= $(MEMTIER_CACHE)/stock/build-stock
+STOCK_BZIMAGE	:= $(STOCK_BUILD)/arch/x86/boot/bzImage
+COMPARE_REPS	?= 3
 MUTANTS_KSRC	?= $(MEMTIER_CACHE)/mutants/linux-6.12
 MUTANTS_BUILD	?= $(MEMTIER_CACHE)/mutants/build-kunit
 OUT		?= $(REPO)/out
-E2E_MACHINES	?= a b c d k
+E2E_MACHINES	?= a b c d k n
 BZIMAGE		:= $(E2E_BUILD)/arch/x86/boot/bzImage
 INITRAMFS	:= $(OUT)/e2e-initramfs.cpio
 SAN_BZIMAGE	:= $(SAN_BUILD)/arch/x86/boot/bzImage
@@ -53,7 +59,7 @@ BENCH_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_BUILD) memtier_bench
 
 .PHONY: help deps tree kunit kunit-n10 e2e-tree kernel nonuma initramfs \
 	e2e sanitizers mutants run lint coverage patches patches-check bench \
-	test
+	stock-kernel compare test
 
 help:
 	@echo "make kunit   build the KUnit kernel and run every memtier_ suite in QEMU"
@@ -68,6 +74,7 @@ help:
 	@echo "make coverage  gcov of src/ under the KUnit suites: HTML and lcov in out/coverage"
 	@echo "make patches   the upstream series with a cover letter, in out/patches"
 	@echo "make patches-check  build every step of that series; KUnit on the library patch"
+	@echo "make compare  stock 6.12 and the patched kernel on one machine, side by side"
 	@echo "make bench   the promotion benchmark (suite memtier_bench): tables, plot in out/bench"
 	@echo "make test    everything CI runs (the README's test command)"
 	@echo "Cache: MEMTIER_CACHE=$(MEMTIER_CACHE)"
@@ -106,6 +113,7 @@ initramfs: kernel
 	@mkdir -p $(OUT)
 	@$(REPO)/kernel-integration/e2e/mkinitramfs.sh $(INITRAMFS) \
 		$(E2E_BUILD)/drivers/dax/kmem.ko \
+		$(E2E_BUILD)/drivers/dax/dax_pmem.ko \
 		$(E2E_BUILD)/mm/memtier/tests/memtier_kunit.ko
 
 # Build matrix (b): the series with CONFIG_NUMA=n, where the library and
@@ -141,6 +149,26 @@ mutants: deps
 	@$(REPO)/scripts/timed.sh mutants python3 $(REPO)/scripts/mutants.py \
 		run $(REPO) $(MUTANTS_KSRC) $(MUTANTS_BUILD) $(OUT)/mutants \
 		$(MUTANTS_ARGS)
+
+# Stock 6.12 and the patched kernel side by side (docs/compare.rst).
+# Not in make test: about 2 min a boot, COMPARE_REPS boots each.
+stock-kernel: deps
+	@$(REPO)/scripts/prepare-tree.sh $(REPO) $(STOCK_KSRC) stock
+	@mkdir -p $(OUT)/compare
+	@grep -v MEMTIER $(REPO)/kernel-integration/e2e.config \
+		>$(OUT)/compare/stock.config
+	@$(REPO)/scripts/timed.sh stock-kernel $(REPO)/scripts/build-kernel.sh \
+		$(STOCK_KSRC) $(STOCK_BUILD) $(OUT)/compare/stock.config \
+		>$(STOCK_BUILD).log 2>&1 || { tail -40 $(STOCK_BUILD).log; exit 1; }
+	@tail -1 $(STOCK_BUILD).log
+
+compare: stock-kernel kernel initramfs
+	@$(REPO)/scripts/timed.sh compare $(REPO)/scripts/compare.sh $(REPO) \
+		$(STOCK_BZIMAGE) $(BZIMAGE) $(INITRAMFS) $(OUT)/compare \
+		$(COMPARE_REPS)
+	@/usr/bin/python3 $(REPO)/scripts/compare-report.py \
+		-o $(OUT)/compare/compare.png $(OUT)/compare/results.txt | \
+		tee $(OUT)/compare/report.txt
 
 e2e: kernel initramfs
 	@$(REPO)/scripts/timed.sh e2e $(REPO)/kernel-integration/e2e/run-e2e.sh \

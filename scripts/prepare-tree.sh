@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# usage: prepare-tree.sh REPO KSRC [kunit|series]
+# usage: prepare-tree.sh REPO KSRC [kunit|series|stock]
 #
 # Unpack Debian's linux-source-6.12 once into KSRC (in the cache, never
 # in the checkout) and place the library (src/) and its KUnit suites
@@ -11,6 +11,7 @@
 #  series  the tree of make kernel: a git repository (tag "pristine")
 #          with the whole of kernel-integration/patches applied by
 #          git am, again whenever the series changes.
+#  stock   the tree of make compare's stock kernel: unpacked, untouched.
 set -eu
 
 repo=$1
@@ -40,6 +41,7 @@ if [ ! -f "$ksrc/.memtier-unpacked" ]; then
 	mv "$ksrc.unpacking" "$ksrc"
 fi
 
+[ "$mode" != stock ] || exit 0
 cd "$ksrc"
 if [ "$mode" = series ]; then
 	want=$(cat "$series"/*.patch | sha1sum | cut -d' ' -f1)

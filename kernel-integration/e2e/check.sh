@@ -9,6 +9,7 @@
 #      down to 100; booted with default_memory_tier=250
 #   d  a CPU+DRAM node with over 1 GiB free, a slow node: the bypass
 #   k  the KUnit suites as a module
+#   n  an emulated NVDIMM in node 1, devdax, onlined by dax/kmem
 #   s  the sanitizer kernel: the KUnit suites, a stress run of tier moves
 #      and memory hotplug under a workload, no sanitizer report
 # Ends with "machine X: N passed, N failed".
@@ -526,6 +527,81 @@ machine_d() {
 	echo 0 >/proc/sys/kernel/numa_balancing
 }
 
+# ---- machine n: an NVDIMM in devdax mode, onlined by dax/kmem ----
+
+ND=/sys/bus/nd/devices
+DAX=/sys/bus/dax
+
+# kmem_take DEV: hand a dax device from device_dax to kmem, as
+# `daxctl reconfigure-device -m system-ram` does.
+kmem_take() {
+	echo "$1" >$DAX/drivers/device_dax/unbind &&
+		echo "$1" >$DAX/drivers/kmem/new_id
+}
+
+machine_n() {
+	check "nvdimm: node 1 has no memory at boot" no_memory 1
+	check "nvdimm: region0 is node 1's" \
+		eq "$(cat $ND/region0/target_node 2>/dev/null)" 1
+	check "nvdimm: namespace0.0 is there, unclaimed" sh -c \
+		"test -e $ND/namespace0.0 && test ! -e $ND/namespace0.0/driver"
+	# No ndctl in the guest: what `ndctl create-namespace -m devdax`
+	# does with a label-less namespace, through the region's dax seed.
+	check "dax_pmem.ko loads" insmod /lib/modules/dax_pmem.ko
+	seed=$(cat $ND/region0/dax_seed)
+	cat /proc/sys/kernel/random/uuid >"$ND/$seed/uuid"
+	echo pmem >"$ND/$seed/mode"
+	echo namespace0.0 >"$ND/$seed/namespace"
+	check "nvdimm: $seed on namespace0.0 binds to dax_pmem" sh -c \
+		"echo $seed >/sys/bus/nd/drivers/dax_pmem/bind"
+	check "nvdimm: a devdax device for node 1" \
+		eq "$(cat $DAX/devices/dax0.0/target_node 2>/dev/null)" 1
+	check "nvdimm: node 1 still has no memory" no_memory 1
+
+	# kmem as distributions ship it, with the parameter at its default:
+	# no firmware performance data, so node 1 goes to tier 100 (PMEM).
+	check "kmem.ko loads" insmod /lib/modules/kmem.ko
+	echo online_movable >"$MEMBLK/auto_online_blocks"
+	check "kmem takes dax0.0" kmem_take dax0.0
+	check "kmem: node 1 has memory" wait_for 10 node_has_memory 1
+	check "kmem: node 1 in tier 100 (PMEM)" eq "$(tier_of 1)" 100
+	check "kmem: memtier100 lists node 1" eq "$(nodelist 100)" 1
+	check "kmem: node 0 prefers to demote to node 1" \
+		eq "$(targets 0)" "tier 200 toptier 1 preferred 1 allowed 1"
+	check "kmem: invariants" invariants
+	mb=$(awk '/MemTotal/ { print int($4 / 1024) }' "$SYS/node/node0/meminfo")
+	demote $((mb + 64)) 1
+
+	# Taken away with data on it: kmem offlines and removes the memory,
+	# migrating every page first.
+	rm -f /tmp/go
+	/tierwork hold 64 1 /tmp/go >/tmp/hold.out 2>&1 &
+	hold=$!
+	wait_for 60 grep -q hold_ready /tmp/hold.out
+	check "kmem: 64 MB placed on node 1" \
+		grep -q 'hold_placed_pages node1=16384 ' /tmp/hold.out
+	check "kmem: unbinding dax0.0 removes its memory" \
+		sh -c "echo dax0.0 >$DAX/drivers/kmem/unbind"
+	check "kmem: node 1 has no memory after" wait_for 10 no_memory 1
+	check "kmem: node 1 left its tier" eq "$(tier_of 1)" ""
+	check "kmem: invariants after removal" invariants
+	touch /tmp/go
+	wait "$hold"
+	cat /tmp/hold.out
+	check "kmem: the pages moved off node 1" \
+		grep -q 'hold_after_pages node0=16384 ' /tmp/hold.out
+	check "kmem: no data lost" grep -qx 'hold_bad_words 0' /tmp/hold.out
+
+	# The parameter, set, chooses the tier of the memory kmem onlines.
+	echo 150 >/sys/module/kmem/parameters/dax_kmem_memtier
+	check "kmem: dax0.0 binds again" \
+		sh -c "echo dax0.0 >$DAX/drivers/kmem/bind"
+	check "kmem: node 1 has memory again" wait_for 10 node_has_memory 1
+	check "kmem: dax_kmem_memtier=150 puts node 1 in tier 150" \
+		eq "$(tier_of 1)" 150
+	check "kmem: invariants with tier 150" invariants
+}
+
 # ---- machine s: the sanitizer kernel (KASAN, UBSAN, lockdep) ----
 
 # What a sanitizer, lockdep or the kernel itself prints when it finds a
@@ -791,6 +867,7 @@ b) machine_b ;;
 c) machine_c ;;
 d) machine_d ;;
 k) machine_k ;;
+n) machine_n ;;
 s) machine_s ;;
 *) notok "unknown machine '$machine'" ;;
 esac

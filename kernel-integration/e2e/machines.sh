@@ -77,6 +77,17 @@ machine_args() {
 		-numa hmat-lb,initiator=0,target=2,hierarchy=memory,data-type=access-latency,latency=20
 		-numa hmat-lb,initiator=0,target=2,hierarchy=memory,data-type=access-bandwidth,bandwidth=5G"
 		;;
+	n)	# A CPU+DRAM node and an emulated NVDIMM in node 1, which
+		# has no other memory: put in devdax mode and onlined by
+		# dax/kmem in the guest.  The NFIT gives its proximity
+		# domain; there is no HMAT, so no performance data.
+		echo "-machine pc,nvdimm=on -smp 2 -m 384M,slots=2,maxmem=2G
+		-object memory-backend-ram,id=m0,size=384M
+		-numa node,nodeid=0,cpus=0-1,memdev=m0
+		-numa node,nodeid=1
+		-object memory-backend-ram,id=nv0,size=512M
+		-device nvdimm,id=nvdimm0,memdev=nv0,node=1"
+		;;
 	*)	return 1 ;;
 	esac
 }

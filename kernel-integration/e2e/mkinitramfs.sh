@@ -25,5 +25,5 @@ done
 # The KUnit suites machine k must see run: every "memtier_*" suite name.
 sed -n 's/^[[:space:]]*\.name = "\(memtier_[a-z0-9_]*\)",$/\1/p' \
 	"$here"/../../kunit/*.c | sort >"$root/kunit-suites"
-install -m 0644 "$here/check.sh" "$here/run.sh" "$root/"
+install -m 0644 "$here/check.sh" "$here/run.sh" "$here/compare.sh" "$root/"
 (cd "$root" && find . | cpio -o -H newc --quiet) >"$out"

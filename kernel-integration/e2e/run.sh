@@ -5,6 +5,11 @@
 # promotion and demotion counters and where the hot set lives.
 SYS=/sys/devices/system
 
+vmstat() {
+	echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
+	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
+}
+
 show_counters() {
 	grep -E '^(pgpromote_|pgdemote_|numa_hint_faults )' /proc/vmstat |
 		tr '\n' ' '
@@ -30,15 +35,35 @@ cat /sys/kernel/debug/memtier/targets
 
 echo "== counters before"
 show_counters
+p0=$(vmstat pgpromote_success)
+c0=$(vmstat pgpromote_candidate)
 echo "== hot 32 MB + cold 32 MB placed on node $slow, tiering mode on"
 echo 0 >/sys/kernel/debug/sched/numa_balancing/scan_delay_ms
 echo 100 >/sys/kernel/debug/sched/numa_balancing/scan_period_min_ms
 echo 2 >/proc/sys/kernel/numa_balancing
 # On node 0's CPU: a task on the CPU-only node has no memory to promote to.
-taskset 1 /tierwork promote 32 32 "$slow" 0 30
-echo "== counters after promotion"
+# The workload pauses after the hot phase, so that the counters show
+# what the hot phase did; it verifies its data with tiering off, since
+# reading the cold set with tiering on would promote it.
+rm -f /tmp/verify
+taskset 1 /tierwork promote 32 32 "$slow" 0 30 /tmp/verify >/tmp/promote.out &
+work=$!
+while ! grep -q '^promote_paused' /tmp/promote.out; do
+	kill -0 "$work" 2>/dev/null || break
+	sleep 1
+done
+grep -v '^promote_paused' /tmp/promote.out
+echo "== counters after the hot phase"
 show_counters
+echo "hot phase: $(( $(vmstat pgpromote_success) - p0 )) pages promoted," \
+	"$(( $(vmstat pgpromote_candidate) - c0 )) candidates;" \
+	"the hot set is $((32 << 20 >> 12)) pages"
 echo 0 >/proc/sys/kernel/numa_balancing
+p1=$(vmstat pgpromote_success)
+touch /tmp/verify
+wait "$work"
+echo "== data verified with tiering off: $(grep '^promote_bad_words' /tmp/promote.out)," \
+	"$(( $(vmstat pgpromote_success) - p1 )) pages promoted meanwhile"
 
 echo "== demotion: 300 MB on node 0, which holds 256 MB"
 echo 1 >/sys/kernel/mm/numa/demotion_enabled

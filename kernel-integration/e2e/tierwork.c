@@ -7,14 +7,23 @@
  *   tierwork demote MB NODE
  *	allocate and fill MB bound to NODE (more than it holds), so that
  *	reclaim must demote; verify every byte, print where the pages are.
- *   tierwork promote HOT_MB COLD_MB SLOW_NODE FAST_NODE SECONDS
+ *   tierwork promote HOT_MB COLD_MB SLOW_NODE FAST_NODE SECONDS [FILE]
  *	place a hot and a cold set on SLOW_NODE, touch the hot set for up
- *	to SECONDS, print the share of each set on FAST_NODE every second,
- *	verify every byte.
+ *	to SECONDS, print the share of each set on FAST_NODE every second
+ *	and the time until 90% of the hot set was there, verify every byte.
+ *	With FILE, print "promote_paused" before verifying and wait (up to
+ *	120 s) until FILE exists: the caller can read the counters of the
+ *	hot phase and switch tiering off, so that reading the cold set to
+ *	verify it promotes nothing.
  *   tierwork sweep MB NODE SECONDS PASS_MS
  *	place MB on NODE and read each page once per PASS_MS, evenly
  *	spread, for SECONDS: a light load whose hint faults are mostly
- *	slower than the hot threshold; verify every byte.
+ *	slower than the hot threshold; verify every byte.  PASS_MS 0
+ *	reads as fast as it can.  Prints the task's system time.
+ *   tierwork hold MB NODE FILE
+ *	place and fill MB on NODE, print "hold_ready", wait (up to 120 s)
+ *	until FILE exists, then verify every byte and print where the
+ *	pages are: the memory under it can be taken away meanwhile.
  *
  * Output lines are "key value" pairs that the checks read.  Static, no
  * libnuma: the syscalls are called directly.
@@ -26,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -168,13 +178,22 @@ static int cmd_demote(long mb, int node)
 	return bad ? 1 : 0;
 }
 
+/* Wait (up to 120 s) until @file exists. */
+static void wait_for_file(const char *file)
+{
+	int tries;
+
+	for (tries = 0; tries < 1200 && access(file, F_OK); tries++)
+		usleep(100000);
+}
+
 static int cmd_promote(long hot_mb, long cold_mb, int slow, int fast,
-		       int seconds)
+		       int seconds, const char *pause_file)
 {
 	char *hot = alloc_mb(hot_mb), *cold = alloc_mb(cold_mb);
-	double start, hot_share = 0, t;
+	double start, hot_share = 0, t, t90 = -1;
 	volatile uint64_t sink = 0;
-	long bad, i;
+	long bad, i, tick;
 
 	fill(hot, hot_mb, 3);
 	fill(cold, cold_mb, 5);
@@ -186,22 +205,34 @@ static int cmd_promote(long hot_mb, long cold_mb, int slow, int fast,
 	printf("promote_start hot_on_fast %.3f cold_on_fast %.3f\n",
 	       share_on(hot, hot_mb, fast), share_on(cold, cold_mb, fast));
 
+	/*
+	 * The share is sampled every 0.1 s, for the time to 90% (t90);
+	 * printed every second.
+	 */
 	start = now_s();
-	for (t = 0; t < seconds; t = now_s() - start) {
-		double next = t + 1;
+	for (t = 0, tick = 1; t < seconds; t = now_s() - start, tick++) {
+		double next = tick * 0.1;
 
 		while (now_s() - start < next)
 			for (i = 0; i < (hot_mb << 20); i += page_size)
 				sink += hot[i];
 		hot_share = share_on(hot, hot_mb, fast);
-		printf("promote_t %.0f hot_on_fast %.3f\n", next, hot_share);
-		fflush(stdout);
-		if (hot_share >= 0.9)
+		if (hot_share >= 0.9 && t90 < 0)
+			t90 = now_s() - start;
+		if (tick % 10 == 0 || t90 >= 0)
+			printf("promote_t %.1f hot_on_fast %.3f\n", next,
+			       hot_share);
+		if (t90 >= 0)
 			break;
 	}
 	printf("promote_seconds %.1f\n", now_s() - start);
+	printf("promote_t90 %.2f\n", t90);
 	printf("promote_hot_on_fast %.3f\n", hot_share);
 	printf("promote_cold_on_fast %.3f\n", share_on(cold, cold_mb, fast));
+	if (pause_file) {
+		printf("promote_paused\n");
+		wait_for_file(pause_file);
+	}
 	bad = verify(hot, hot_mb, 3) + verify(cold, cold_mb, 5);
 	printf("promote_bad_words %ld\n", bad);
 	return bad ? 1 : 0;
@@ -213,6 +244,7 @@ static int cmd_sweep(long mb, int node, int seconds, int pass_ms)
 	char *p = alloc_mb(mb);
 	volatile uint64_t sink = 0;
 	double start, pass;
+	struct rusage ru;
 
 	move_to(p, mb, node);
 	fill(p, mb, 9);
@@ -229,9 +261,29 @@ static int cmd_sweep(long mb, int node, int seconds, int pass_ms)
 					usleep(1000);
 		}
 	}
+	getrusage(RUSAGE_SELF, &ru);
+	/* System time: the scans (task work) and the hint faults. */
+	printf("sweep_stime_us %ld\n",
+	       ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec);
 	bad = verify(p, mb, 9);
 	print_where("sweep", p, mb);
 	printf("sweep_bad_words %ld\n", bad);
+	return bad ? 1 : 0;
+}
+
+static int cmd_hold(long mb, int node, const char *file)
+{
+	char *p = alloc_mb(mb);
+	long bad;
+
+	move_to(p, mb, node);
+	fill(p, mb, 11);
+	print_where("hold_placed", p, mb);
+	printf("hold_ready\n");
+	wait_for_file(file);
+	bad = verify(p, mb, 11);
+	print_where("hold_after", p, mb);
+	printf("hold_bad_words %ld\n", bad);
 	return bad ? 1 : 0;
 }
 
@@ -244,12 +296,15 @@ int main(int argc, char **argv)
 		return cmd_where(atol(argv[2]), atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "demote"))
 		return cmd_demote(atol(argv[2]), atoi(argv[3]));
-	if (argc == 7 && !strcmp(argv[1], "promote"))
+	if ((argc == 7 || argc == 8) && !strcmp(argv[1], "promote"))
 		return cmd_promote(atol(argv[2]), atol(argv[3]), atoi(argv[4]),
-				   atoi(argv[5]), atoi(argv[6]));
+				   atoi(argv[5]), atoi(argv[6]),
+				   argc == 8 ? argv[7] : NULL);
 	if (argc == 6 && !strcmp(argv[1], "sweep"))
 		return cmd_sweep(atol(argv[2]), atoi(argv[3]), atoi(argv[4]),
 				 atoi(argv[5]));
+	if (argc == 5 && !strcmp(argv[1], "hold"))
+		return cmd_hold(atol(argv[2]), atoi(argv[3]), argv[4]);
 	fprintf(stderr, "usage: see the comment at the top of tierwork.c\n");
 	return 2;
 }
