@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# usage: build-kernel.sh KSRC BUILD_DIR CONFIG_FRAGMENT [MAKE_ARGS...]
-# Configure BUILD_DIR from the defaults plus CONFIG_FRAGMENT
+# usage: build-kernel.sh KSRC BUILD_DIR CONFIG_FRAGMENT[:FRAGMENT...] [MAKE_ARGS...]
+# Configure BUILD_DIR from the defaults plus CONFIG_FRAGMENT (several
+# fragments, separated by colons, are concatenated)
 # (olddefconfig, never defconfig; allnoconfig for a fragment with the
 # line "# base: allnoconfig"), check that every option of the
 # fragment survived, and build bzImage with ccache, and the modules when
@@ -9,10 +10,12 @@
 set -eu
 ksrc=$1
 build=$2
-fragment=$3
+fragments=$3
 shift 3
 
 mkdir -p "$build"
+fragment=$build/.memtier-fragment.new
+(IFS=:; for f in $fragments; do cat "$f" || exit 1; done) >"$fragment" || exit 1
 stamp=$build/.memtier-fragment
 if ! cmp -s "$fragment" "$stamp" || [ ! -f "$build/.config" ]; then
 	if grep -qx '# base: allnoconfig' "$fragment"; then

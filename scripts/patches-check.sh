@@ -3,16 +3,17 @@
 # usage: patches-check.sh REPO WORKTREE
 # Bisectability of the series that make-patches.sh left in WORKTREE:
 # build the kernel (e2e config) at every step, and run the KUnit suites
-# on the library patches alone.  The build directories sit beside
-# WORKTREE as the other trees' do beside theirs, so that with the
-# Makefile's CCACHE_BASEDIR the series' tip and its library step hit
-# what make kernel and make kunit compiled.
+# on the library patches alone, as a module of that step's kernel.  The
+# build directory sits beside WORKTREE as the other trees' do beside
+# theirs, so that with the Makefile's CCACHE_BASEDIR the series' tip
+# and its library steps hit what make kernel and make kunit compiled.
 # Prints "patches-check: N passed, N failed".
 set -u
 repo=$1
 wt=$2
 build=$(dirname "$wt")/build-e2e
-kbuild=$(dirname "$wt")/build-kunit
+kboot=$(dirname "$wt")/kunit-boot
+kinitrd=$kboot-initramfs.cpio
 pass=0
 fail=0
 
@@ -24,7 +25,8 @@ build_at() {
 	git -C "$wt" checkout -q "$1" || return 1
 	echo "patches-check: building $(git -C "$wt" log --format='%h %s' -1)"
 	if "$repo/scripts/build-kernel.sh" "$wt" "$build" \
-		"$repo/kernel-integration/e2e.config" >"$build.log" 2>&1; then
+		"$repo/kernel-integration/e2e.config:$repo/kernel-integration/kunit-module.config" \
+		>"$build.log" 2>&1; then
 		echo "patches-check: ok"
 	else
 		echo "patches-check: FAILED, the log's tail:"
@@ -33,19 +35,20 @@ build_at() {
 	fi
 }
 
+# The KUnit suites at a library step: the step was just built with
+# them as a module (kunit-module.config), so its kernel boots them as
+# machine l of the e2e checks; no second kernel is built.
 kunit_at() {
 	git -C "$wt" checkout -q "$1" || return 1
 	echo "patches-check: KUnit on $(git -C "$wt" log --format='%h %s' -1)"
-	(cd "$wt" && ./tools/testing/kunit/kunit.py run --arch=x86_64 \
-		--kunitconfig="$repo/.kunitconfig" --build_dir="$kbuild" \
-		--jobs="${JOBS:-$(nproc)}" --make_options CC="ccache gcc" \
-		--kconfig_add CONFIG_MEMTIER_GCOV=n \
-		--filter 'speed>slow' --filter_action=skip \
-		--json="$kbuild.json" >"$kbuild.log" 2>&1)
-	python3 "$repo/scripts/kunit-check.py" "$kbuild.json" \
-		"$wt"/mm/memtier/tests/*.c | tail -1
-	python3 "$repo/scripts/kunit-check.py" "$kbuild.json" \
-		"$wt"/mm/memtier/tests/*.c >/dev/null
+	"$repo/kernel-integration/e2e/mkinitramfs.sh" "$kinitrd" \
+		"$build/mm/memtier/tests/memtier_kunit.ko" || return 1
+	E2E_LABEL=kunit "$repo/kernel-integration/e2e/run-e2e.sh" \
+		"$build/arch/x86/boot/bzImage" "$kinitrd" "$kboot" check l \
+		>"$kboot.log" 2>&1
+	rc=$?
+	grep -E '^\[l\] FAIL|^\[l\]   |^machine l:|^\[l\] no result' "$kboot.log"
+	return $rc
 }
 
 head=$(git -C "$wt" rev-parse HEAD)

@@ -44,7 +44,7 @@ machine_args() {
 		-numa dist,src=0,dst=3,val=20 -numa dist,src=1,dst=2,val=30
 		-numa dist,src=1,dst=3,val=20 -numa dist,src=2,dst=3,val=30"
 		;;
-	k)	# The KUnit suites as a module, at the e2e kernel's
+	k|l)	# The KUnit suites as a module, at the e2e kernel's
 		# NODES_SHIFT=10: the machine only needs to boot.
 		echo "-machine pc -smp 2 -m 512M
 		-object memory-backend-ram,id=m0,size=256M
@@ -104,7 +104,7 @@ machine_cmdline() {
 	c) echo "default_memory_tier=250" ;;
 	d) echo "default_memory_tier=abc" ;;	# bad: must be ignored
 	# The slow benchmark suite is skipped, as make kunit does.
-	k) echo "kunit.filter=speed>slow kunit.filter_action=skip" ;;
+	k|l) echo "kunit.filter=speed>slow kunit.filter_action=skip" ;;
 	# Warnings and worse on the console, the rest in dmesg only: a
 	# thousand tier moves log two lines each.
 	s) echo "kunit.filter=speed>slow kunit.filter_action=skip loglevel=5" ;;
