@@ -377,6 +377,42 @@ static void memtier_promote_knob_values(struct kunit *test)
 }
 
 /*
+ * A hot threshold below one clock tick.  Scan and fault times come from
+ * jiffies_to_msecs(), so at HZ=250 every latency is a multiple of 4 ms,
+ * and a 1 ms reference lets through latency 0 only: a fault in the same
+ * tick as the scan.  The adjustment keeps it so: with no candidates the
+ * threshold rises one step (at least 1 ms, where 6.12's step is 0) to
+ * its ceiling of 2 ms, which still refuses 4 ms.  Both kernels promote
+ * the same faults (docs/compare.rst).
+ */
+static void memtier_promote_sub_tick_threshold(struct kunit *test)
+{
+	/* 1 ms, 1 MB/s, 1 s adjustment periods, 4 KiB pages. */
+	const struct memtier_promote_tunables tun = { 1, 1, 1000, 12 };
+	struct memtier_promote_state *state = new_state(test, 0);
+	struct memtier_hint_fault f = { .mode = TIERING, .nr_pages = 1 };
+	unsigned int t, th, lowest = UINT_MAX, highest = 0;
+
+	/* 20 s of a fault every tick, each one tick after its scan. */
+	for (t = 4; t <= 20000; t += 4) {
+		f.now_ms = t;
+		f.latency_ms = 4;
+		KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+				MEMTIER_PROMOTE_COLD);
+		th = memtier_threshold_current(&state->th, tun.hot_threshold_ms);
+		lowest = min(lowest, th);
+		highest = max(highest, th);
+	}
+	KUNIT_EXPECT_EQ(test, lowest, 1u);
+	KUNIT_EXPECT_EQ(test, highest, 2u);
+	/* Same tick: hot, whatever the adjustment made of the threshold. */
+	f.now_ms = t;
+	f.latency_ms = 0;
+	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+			MEMTIER_PROMOTE_HOT);
+}
+
+/*
  * 6.12 userspace: a rate limit of 0 MB/s or a hot threshold of 0 ms
  * promotes nothing, over many windows and adjustment periods, but what
  * the free-space bypass lets through.  A hot page refused by the 0 MB/s
@@ -603,6 +639,7 @@ static struct kunit_case memtier_promote_cases[] = {
 	KUNIT_CASE(memtier_promote_ratelimited),
 	KUNIT_CASE(memtier_promote_uses_adjusted_threshold),
 	KUNIT_CASE_PARAM(memtier_promote_knob_values, knob_gen_params),
+	KUNIT_CASE(memtier_promote_sub_tick_threshold),
 	KUNIT_CASE(memtier_promote_zero_knobs_promote_nothing),
 	KUNIT_CASE_PARAM(memtier_promote_free_space, free_gen_params),
 	KUNIT_CASE(memtier_promote_free_space_margin),

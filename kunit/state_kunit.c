@@ -171,18 +171,31 @@ static void memtier_state_offline_allocates_nothing(struct kunit *test)
 	kunit_deactivate_static_stub(test, memtier_snapshot_alloc);
 }
 
+/*
+ * A state for the set-up cases, zeroed, off the stack: its registry has
+ * per-node arrays, 8 KB at NODES_SHIFT=10.
+ */
+static struct memtier_state *new_zeroed_state(struct kunit *test)
+{
+	struct memtier_state *state = kunit_kzalloc(test, sizeof(*state),
+						    GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, state);
+	return state;
+}
+
 /* Set-up is where allocation can fail: then nothing is left behind. */
 static void memtier_state_init_fails_cleanly(struct kunit *test)
 {
-	struct memtier_state state = {};
+	struct memtier_state *state = new_zeroed_state(test);
 
 	alloc_calls = 0;
 	kunit_activate_static_stub(test, memtier_snapshot_alloc, failing_alloc);
-	KUNIT_EXPECT_EQ(test, memtier_state_init(&state, NULL, 4), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, memtier_state_init(state, NULL, 4), -ENOMEM);
 	kunit_deactivate_static_stub(test, memtier_snapshot_alloc);
 	KUNIT_EXPECT_EQ(test, alloc_calls, 2);
-	KUNIT_EXPECT_NULL(test, rcu_access_pointer(state.snap));
-	KUNIT_EXPECT_NULL(test, state.spare);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(state->snap));
+	KUNIT_EXPECT_NULL(test, state->spare);
 }
 
 /* The first snapshot is allocated, the spare is not. */
@@ -202,7 +215,7 @@ static void memtier_state_init_half_fails_frees(struct kunit *test)
 {
 	const unsigned int nr = MAX_NUMNODES;
 	const int rounds = SZ_64M / memtier_snapshot_size(nr);
-	struct memtier_state state = {};
+	struct memtier_state *state = new_zeroed_state(test);
 	long before, after;
 	int i, ret = 0;
 
@@ -210,7 +223,7 @@ static void memtier_state_init_half_fails_frees(struct kunit *test)
 	kunit_activate_static_stub(test, memtier_snapshot_alloc, spare_fails);
 	before = global_zone_page_state(NR_FREE_PAGES);
 	for (i = 0; i < rounds && !ret; i++)
-		ret = memtier_state_init(&state, NULL, nr) != -ENOMEM;
+		ret = memtier_state_init(state, NULL, nr) != -ENOMEM;
 	after = global_zone_page_state(NR_FREE_PAGES);
 	kunit_deactivate_static_stub(test, memtier_snapshot_alloc);
 	KUNIT_EXPECT_EQ(test, ret, 0);
@@ -229,16 +242,18 @@ static void memtier_state_destroy_frees(struct kunit *test)
 {
 	const unsigned int nr = MAX_NUMNODES;
 	const int rounds = SZ_64M / memtier_snapshot_size(nr) / 2;
-	struct memtier_state state;
+	struct memtier_state *state = new_zeroed_state(test);
 	long before, after;
 	int i;
 
+	/* Set-up must not count on zeroed memory. */
+	memset(state, 0x5a, sizeof(*state));
 	before = global_zone_page_state(NR_FREE_PAGES);
 	for (i = 0; i < rounds; i++) {
-		KUNIT_ASSERT_EQ(test, memtier_state_init(&state, NULL, nr), 0);
-		memtier_state_destroy(&state);
-		KUNIT_ASSERT_NULL(test, rcu_access_pointer(state.snap));
-		KUNIT_ASSERT_NULL(test, state.spare);
+		KUNIT_ASSERT_EQ(test, memtier_state_init(state, NULL, nr), 0);
+		memtier_state_destroy(state);
+		KUNIT_ASSERT_NULL(test, rcu_access_pointer(state->snap));
+		KUNIT_ASSERT_NULL(test, state->spare);
 	}
 	after = global_zone_page_state(NR_FREE_PAGES);
 	/* KASAN's quarantine holds freed objects back: nothing to compare. */
