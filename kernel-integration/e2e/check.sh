@@ -590,11 +590,8 @@ machine_n() {
 	wait_for 60 grep -q hold_ready /tmp/hold.out
 	check "kmem: 64 MB placed on node 1" \
 		grep -q 'hold_placed_pages node1=16384 ' /tmp/hold.out
-	ok_offline=1
-	for b in "$SYS"/node/node1/memory[0-9]*; do
-		echo offline >"$b/state" || { echo "  $b did not offline"; ok_offline=0; }
-	done
-	check "kmem: node 1's blocks offline" test "$ok_offline" = 1
+	check "kmem: node 1's blocks offline" \
+		offline_blocks "$SYS"/node/node1/memory[0-9]*
 	check "kmem: node 1 has no memory after" wait_for 10 no_memory 1
 	check "kmem: node 1 left its tier" eq "$(tier_of 1)" ""
 	check "kmem: invariants after offlining" invariants
@@ -733,6 +730,16 @@ wait_for() {
 	return 1
 }
 
+# offline_blocks BLOCK...: offline each memory block; false if one
+# refused (and which is printed).
+offline_blocks() {
+	rc=0
+	for b in "$@"; do
+		echo offline >"$b/state" || { echo "  $b did not offline"; rc=1; }
+	done
+	return $rc
+}
+
 in_list() { expand "$2" | grep -qx "$1"; }
 node_has_memory() { expand "$(cat "$SYS/node/has_memory")" | grep -qx "$1"; }
 no_memory() { ! node_has_memory "$1"; }
@@ -764,11 +771,9 @@ hotplug_cycle() {
 	/tierwork where 64 2 >/tmp/hp-where.out 2>&1
 	check "hotplug $1: memory placed on node 2" \
 		grep -q 'placed_pages.* node2=' /tmp/hp-where.out
-	ok_offline=1
-	for b in $(cat /tmp/blocks-new); do
-		echo offline >"$b/state" || { echo "  $b did not offline"; ok_offline=0; }
-	done
-	check "hotplug $1: node 2's blocks offline" test "$ok_offline" = 1
+	# shellcheck disable=SC2046
+	check "hotplug $1: node 2's blocks offline" \
+		offline_blocks $(cat /tmp/blocks-new)
 	check "hotplug $1: node 2 left its tier" wait_for 10 no_memory 2
 	check "hotplug $1: node 2's memtier reads empty" eq "$(tier_of 2)" ""
 	# The invariants include: no node demotes to node 2 any more.
