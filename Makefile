@@ -199,7 +199,7 @@ patches: e2e-tree
 
 patches-check: patches
 	@$(REPO)/scripts/timed.sh patches-check $(REPO)/scripts/patches-check.sh \
-		$(REPO) $(SERIES_KSRC)
+		$(REPO) $(SERIES_KSRC) $(OUT)/patches
 
 bench: tree
 	@mkdir -p $(OUT)/bench

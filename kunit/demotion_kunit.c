@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit suite memtier_demotion: preferred and allowed demotion targets,
- * from the seeds' documented examples and the edges around them.
+ * from the documented examples and the edges around them.
  */
 #include <kunit/test.h>
 #include <linux/memtier.h>

@@ -74,7 +74,7 @@ KUNIT_ARRAY_PARAM(width, width_params, width_desc);
 
 /*
  * For one width, many scan times (around 0, around the u32 wrap, and in
- * between) and latencies (0, bucket edges, the seed's 1000 ms, up to the
+ * between) and latencies (0, bucket edges, mainline's 1000 ms, up to the
  * span): the encoded field fits the width, and the latency is the true
  * one rounded to buckets.
  */
@@ -120,7 +120,7 @@ static void memtier_latency_every_width(struct kunit *test)
 	}
 }
 
-/* The hot/cold verdict at the seed's 1000 ms threshold, per width. */
+/* The hot/cold verdict at mainline's 1000 ms threshold, per width. */
 static void memtier_latency_threshold_edge(struct kunit *test)
 {
 	unsigned int bits = *(const unsigned int *)test->param_value;

@@ -383,7 +383,7 @@ static void memtier_promote_knob_values(struct kunit *test)
  * tick as the scan.  The adjustment keeps it so: with no candidates the
  * threshold rises one step (at least 1 ms, where 6.12's step is 0) to
  * its ceiling of 2 ms, which still refuses 4 ms.  Both kernels promote
- * the same faults (docs/compare.rst).
+ * the same faults.
  */
 static void memtier_promote_sub_tick_threshold(struct kunit *test)
 {
@@ -519,7 +519,7 @@ static void memtier_promote_free_space_margin(struct kunit *test)
  * candidates (not bypasses), over the scan_period_max_ms period, against
  * the rate limit the knob gives in pages.  1 MB/s with 4 KiB pages and a
  * 1300 ms period allow 256 * 1300 / 1000 = 332 candidates a period; the
- * seed's band is [332 * 9 / 10, 332 * 11 / 10] = [298, 365].  Each row
+ * band is [332 * 9 / 10, 332 * 11 / 10] = [298, 365].  Each row
  * is the candidates of one period and the threshold the next starts
  * with.
  */

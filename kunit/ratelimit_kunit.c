@@ -18,7 +18,7 @@ static const struct mbps_case mbps_cases[] = {
 	{ 1, 12, 256 },
 	{ 1, 16, 16 },
 	{ 100, 14, 6400 },
-	/* The seed's unsigned int shift wrapped this to 0xffffff00. */
+	/* Mainline's unsigned int shift wrapped this to 0xffffff00. */
 	{ U32_MAX, 12, (u64)U32_MAX << 8 },
 	/* 0 is "promote nothing", as in mainline. */
 	{ 0, 12, 0 },

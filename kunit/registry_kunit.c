@@ -313,8 +313,9 @@ static struct memtier_tier *fail_tier_alloc(int id)
 }
 
 /*
- * The seed's node_update_memory_tier() took the node out of its tier
- * before creating the new one, and left it in no tier when that failed.
+ * The memory tiering series of 2022 took the node out of its tier in
+ * node_update_memory_tier() before creating the new one, and left it in
+ * no tier when that failed.
  */
 static void memtier_registry_failed_move_keeps_state(struct kunit *test)
 {

@@ -20,7 +20,7 @@ struct unit_case {
 };
 
 static const struct unit_case unit_cases[] = {
-	{ 1, 1, 2 },		/* the seed's unit was 0 below 8 ms */
+	{ 1, 1, 2 },		/* mainline's unit was 0 below 8 ms */
 	{ 7, 1, 14 },
 	{ 8, 1, 16 },
 	{ 15, 1, 30 },
@@ -172,7 +172,7 @@ static u64 model_candidates(u64 ref_cand, unsigned int th)
 
 static void memtier_threshold_closed_loop_3x(struct kunit *test)
 {
-	/* The seeds' defaults: 65536 MB/s, 1000 ms, 60 s periods. */
+	/* Mainline's defaults: 65536 MB/s, 1000 ms, 60 s periods. */
 	const u64 limit = memtier_mbps_to_pages(65536, 12);
 	const unsigned int period = 60000;
 	const u64 ref_cand = limit * period / 1000;
@@ -238,7 +238,7 @@ static void memtier_threshold_closed_loop_half(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, prev, 2000u);
 }
 
-/* Fix: with a 1 ms or 7 ms knob the seed's step was 0 and nothing moved. */
+/* Fix: with a 1 ms or 7 ms knob mainline's step was 0 and nothing moved. */
 static void memtier_threshold_small_knob_moves(struct kunit *test)
 {
 	static const unsigned int refs[] = { 1, 7 };
@@ -268,7 +268,7 @@ static void memtier_threshold_small_knob_moves(struct kunit *test)
 
 /*
  * Fix: the largest rate limit times the largest period is 2^40 pages/s
- * times 2^32 ms, past 64 bits in the seed's product; and a period of
+ * times 2^32 ms, past 64 bits in mainline's product; and a period of
  * U32_MAX ms could never end.
  */
 static void memtier_threshold_huge_period(struct kunit *test)
@@ -340,7 +340,7 @@ static void memtier_threshold_period_pages_saturate(struct kunit *test)
 
 /*
  * The band at limits and periods that are not round: the expected edges
- * come from the seed's own arithmetic, ref = limit * period / 1000 and
+ * come from mainline's own arithmetic, ref = limit * period / 1000 and
  * the band [ref * 9 / 10, ref * 11 / 10], computed here in 64 bits where
  * these values cannot overflow; the library gets there another way.
  */

@@ -37,24 +37,10 @@ perl "$ksrc/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
 	grep -E 'ERROR|WARNING|CHECK' >"$tmp/checkpatch"
 gate "checkpatch --strict on src/ and kunit/" "$tmp/checkpatch"
 
-: >"$tmp/series"
-exceptions=$repo/kernel-integration/checkpatch-exceptions
-for p in "$repo"/kernel-integration/patches/*.patch; do
-	name=$(basename "$p")
-	(cd "$ksrc" && perl scripts/checkpatch.pl --strict --terse \
-		--show-types "$p" 2>&1) | grep -E 'ERROR|WARNING|CHECK' |
-	while IFS= read -r finding; do
-		type=$(echo "$finding" | sed -n 's/.*: [A-Z]*:\([A-Z_]*\):.*/\1/p')
-		if grep -v '^#' "$exceptions" |
-			awk -v n="$name" -v t="$type" \
-			'index(n, $1) == 1 && $2 == t { f = 1 } END { exit !f }'; then
-			echo "lint: $name: $type kept: $(grep "^${name%%-*} $type" \
-				"$exceptions" | cut -d' ' -f3-)"
-		else
-			echo "$finding" >>"$tmp/series"
-		fi
-	done
-done
+"$repo/scripts/checkpatch-patches.sh" "$ksrc" \
+	"$repo"/kernel-integration/patches/*.patch >"$tmp/series.log"
+grep -v '^checkpatch: .* kept: ' "$tmp/series.log" >"$tmp/series"
+grep '^checkpatch: .* kept: ' "$tmp/series.log"
 gate "checkpatch --strict on kernel-integration/patches" "$tmp/series"
 
 perl "$ksrc/scripts/kernel-doc" -none -Wall $sources >"$tmp/kdoc" 2>&1

@@ -1,80 +1,150 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # usage: make-patches.sh REPO E2E_KSRC OUTDIR WORKTREE
-# The upstream series, as git format-patch with a cover letter, on top of
-# the pristine tree (tag "pristine" of the e2e tree's repository):
-#   1. mm/memtier: the tier registry, demotion targets and top tier, with
-#      their KUnit suites, and the build glue and MAINTAINERS entry of
-#      kernel-integration/patches/0001;
-#   2. mm/memtier: hot page selection, with its KUnit suites;
-#   3... kernel-integration/patches, but for its build glue (0001),
-#      which patch 1 carries: integration first, documentation last.
-# The work tree is a git worktree of E2E_KSRC's repository at WORKTREE,
-# left for patches-check.
+#
+# The two upstream series, as git format-patch with a cover letter each,
+# built in a git worktree (WORKTREE, left for patches-check) of the e2e
+# tree's repository:
+#
+#   OUTDIR/tiers/    on the tag "pristine" (Debian's 6.12):
+#                    the fixes of kernel-integration/patches that are not
+#                    sched/numa patches, then the tier library
+#                    (src/ and kunit/ less hot page selection) with the
+#                    build glue and MAINTAINERS entry, then the rest of
+#                    those patches;
+#   OUTDIR/hotpage/  on top of the tiers series: the sched/numa fixes,
+#                    then the hot page selection library, then the rest
+#                    of the sched/numa patches.
+#
+# A fix is a patch with a "Fixes:" tag: it comes first and applies to
+# pristine 6.12 on its own.  Each library piece comes directly before
+# its first user.  The benchmark (kunit/bench_kunit.c) stays out.
+#
+# Authorship: the patches of kernel-integration/patches keep their
+# author; every patch is committed and signed off by the submitter,
+# MEMTIER_SUBMITTER ("Name <email>") or else the checkout's git
+# user.name and user.email, who also becomes the MAINTAINERS entry's M:.
+#
+# Prints each patch's subject and its glue lines: lines changed outside
+# Documentation/, MAINTAINERS and the library's own files (mm/memtier/,
+# include/linux/memtier*.h).
 set -eu
 repo=$1
 ksrc=$2
 out=$3
 wt=$4
-git="git -C $wt -c user.name=memtier -c user.email=memtier@localhost"
+series=$repo/kernel-integration/patches
+msgs=$repo/kernel-integration/series
+
+submitter=${MEMTIER_SUBMITTER:-}
+if [ -z "$submitter" ]; then
+	name=$(git -C "$repo" config user.name || true)
+	email=$(git -C "$repo" config user.email || true)
+	[ -n "$name" ] && [ -n "$email" ] && submitter="$name <$email>"
+fi
+case $submitter in
+*?" <"?*@?*">") ;;
+*)
+	echo "make-patches: no submitter: set git's user.name and" \
+		"user.email, or MEMTIER_SUBMITTER=\"Name <email>\"" >&2
+	exit 1 ;;
+esac
+sub_name=${submitter% <*}
+sub_email=${submitter##*<}
+sub_email=${sub_email%>}
+export GIT_AUTHOR_NAME="$sub_name" GIT_AUTHOR_EMAIL="$sub_email"
+export GIT_COMMITTER_NAME="$sub_name" GIT_COMMITTER_EMAIL="$sub_email"
+git="git -C $wt"
 
 rm -rf "$out"
-mkdir -p "$out"
+mkdir -p "$out/tiers" "$out/hotpage"
 git -C "$ksrc" worktree remove --force "$wt" >/dev/null 2>&1 || rm -rf "$wt"
 git -C "$ksrc" worktree prune
 mkdir -p "$(dirname "$wt")"
 git -C "$ksrc" worktree add -q --detach "$wt" pristine
 
 hot="access_time free_space ratelimit threshold promote"
-hot_tests="latency_kunit ratelimit_kunit threshold_kunit promote_kunit bench_kunit"
+hot_tests="latency_kunit ratelimit_kunit threshold_kunit promote_kunit"
+no_series="bench_kunit"
 
-# Patch 1: everything but hot page selection.
-mkdir -p "$wt/mm/memtier/tests"
-for f in "$repo"/src/*.c "$repo"/src/*.h "$repo"/src/Kconfig; do
-	b=$(basename "$f" .c)
-	case " $hot " in *" $b "*) continue ;; esac
-	cp "$f" "$wt/mm/memtier/"
-done
-for f in "$repo"/kunit/*.c "$repo"/kunit/*.h; do
-	b=$(basename "$f" .c)
-	case " $hot_tests " in *" $b "*) continue ;; esac
-	cp "$f" "$wt/mm/memtier/tests/"
-done
-cp "$repo/src/include/linux/memtier.h" "$wt/include/linux/"
-# The Makefiles without the hot page objects: the block under the
-# "# Hot page selection" comment in each.
-for mk in src/Makefile:mm/memtier/Makefile kunit/Makefile:mm/memtier/tests/Makefile; do
-	# Drop the comment and the statement under it, continuations too.
-	awk '/^# Hot page selection/ { skip = 1; next }
-	     skip { if ($0 !~ /\\$/) skip = 0; next }
-	     { print }' \
-		"$repo/${mk%%:*}" >"$wt/${mk#*:}"
-done
-# The build glue and the MAINTAINERS entry.
-(cd "$wt" && git apply "$repo"/kernel-integration/patches/0001-*.patch)
-$git add -f -A mm/memtier include/linux/memtier.h mm/Kconfig mm/Makefile MAINTAINERS
-$git commit -q -s -F "$repo/kernel-integration/series/library.msg"
+is_hot() { grep -q '^Subject: \[PATCH [0-9/]*\] sched/numa' "$1"; }
+is_fix() { grep -q '^Fixes: ' "$1"; }
+is_glue() { grep -q '^Subject: \[PATCH [0-9/]*\] mm: build the memory tiering library' "$1"; }
 
-# Patch 2: hot page selection.
-for b in $hot; do cp "$repo/src/$b.c" "$wt/mm/memtier/"; done
-for b in $hot_tests; do
-	[ ! -f "$repo/kunit/$b.c" ] || cp "$repo/kunit/$b.c" "$wt/mm/memtier/tests/"
-done
-cp "$repo/src/Makefile" "$wt/mm/memtier/Makefile"
-cp "$repo/kunit/Makefile" "$wt/mm/memtier/tests/Makefile"
-cp "$repo/src/include/linux/memtier_promote.h" "$wt/include/linux/"
-$git add -f -A mm/memtier include/linux/memtier_promote.h
-$git commit -q -s -F "$repo/kernel-integration/series/hotpage.msg"
+am() { $git am -q -s "$1"; }
 
-# The integration and documentation patches, less the glue.
-for p in "$repo"/kernel-integration/patches/*.patch; do
-	case $p in */0001-*) continue ;; esac
-	$git am -q "$p"
+# The tier library: src/ and kunit/ less hot page selection, the
+# Makefiles less the block under their "# Hot page selection" comment.
+library_tiers() {
+	mkdir -p "$wt/mm/memtier/tests"
+	for f in "$repo"/src/*.c "$repo"/src/*.h "$repo"/src/Kconfig; do
+		b=$(basename "$f" .c)
+		case " $hot " in *" $b "*) continue ;; esac
+		cp "$f" "$wt/mm/memtier/"
+	done
+	for f in "$repo"/kunit/*.c "$repo"/kunit/*.h; do
+		b=$(basename "$f" .c)
+		case " $hot_tests $no_series " in *" $b "*) continue ;; esac
+		cp "$f" "$wt/mm/memtier/tests/"
+	done
+	cp "$repo/src/include/linux/memtier.h" "$wt/include/linux/"
+	for mk in src/Makefile:mm/memtier/Makefile \
+		  kunit/Makefile:mm/memtier/tests/Makefile; do
+		awk '/^# Hot page selection/ { skip = 1; next }
+		     skip { if ($0 !~ /\\$/) skip = 0; next }
+		     { print }' \
+			"$repo/${mk%%:*}" >"$wt/${mk#*:}"
+	done
+	(cd "$wt" && git apply "$glue")
+	# The submitter maintains what they submit.
+	m=$(printf '%s' "$submitter" | sed 's/[\/&]/\\&/g')
+	sed -i "/^MEMORY TIERING CORE (MEMTIER)\$/,/^\$/ s/^M:\t.*/M:\t$m/" \
+		"$wt/MAINTAINERS"
+	$git add -f -A mm/memtier include/linux/memtier.h mm/Kconfig \
+		mm/Makefile MAINTAINERS
+	$git commit -q -s -F "$msgs/library.msg"
+}
+
+library_hot() {
+	for b in $hot; do cp "$repo/src/$b.c" "$wt/mm/memtier/"; done
+	for b in $hot_tests; do cp "$repo/kunit/$b.c" "$wt/mm/memtier/tests/"; done
+	cp "$repo/src/Makefile" "$wt/mm/memtier/Makefile"
+	sed -e 's/ bench_kunit\.o//' "$repo/kunit/Makefile" \
+		>"$wt/mm/memtier/tests/Makefile"
+	cp "$repo/src/include/linux/memtier_promote.h" "$wt/include/linux/"
+	$git add -f -A mm/memtier include/linux/memtier_promote.h
+	$git commit -q -s -F "$msgs/hotpage.msg"
+}
+
+glue=
+for p in "$series"/*.patch; do
+	if is_glue "$p"; then glue=$p; fi
+done
+[ -n "$glue" ] || { echo "make-patches: no build glue patch" >&2; exit 1; }
+
+# Series 1: memory tiers.
+for p in "$series"/*.patch; do
+	if ! is_hot "$p" && is_fix "$p"; then am "$p"; fi
+done
+library_tiers
+for p in "$series"/*.patch; do
+	if ! is_hot "$p" && ! is_fix "$p" && ! is_glue "$p"; then am "$p"; fi
+done
+$git tag -f series-tiers >/dev/null
+
+# Series 2: hot page selection, on top of the first.
+for p in "$series"/*.patch; do
+	if is_hot "$p" && is_fix "$p"; then am "$p"; fi
+done
+library_hot
+for p in "$series"/*.patch; do
+	if is_hot "$p" && ! is_fix "$p"; then am "$p"; fi
 done
 
-$git format-patch -q --cover-letter -o "$out" pristine..HEAD
-cover=$(ls "$out"/0000-cover-letter.patch)
-python3 - "$cover" "$repo/kernel-integration/series/cover.txt" <<'PY'
+# One cover letter per series: the first line of the blurb file is the
+# subject, the rest its text.
+cover() {
+	python3 - "$1/0000-cover-letter.patch" "$2" <<'PY'
 import sys
 path, blurb_path = sys.argv[1], sys.argv[2]
 text = open(path).read()
@@ -84,5 +154,33 @@ text = text.replace("*** SUBJECT HERE ***", subject)
 text = text.replace("*** BLURB HERE ***", body)
 open(path, "w").write(text)
 PY
-echo "patches: $(ls "$out" | wc -l) files in $out"
-ls "$out"
+}
+$git format-patch -q --cover-letter -o "$out/tiers" pristine..series-tiers
+cover "$out/tiers" "$msgs/tiers-cover.txt"
+$git format-patch -q --cover-letter -o "$out/hotpage" series-tiers..HEAD
+cover "$out/hotpage" "$msgs/hotpage-cover.txt"
+
+# Glue lines per patch and per series.
+total=0
+for dir in tiers hotpage; do
+	for p in "$out/$dir"/*.patch; do
+		case $p in */0000-cover-letter.patch) continue ;; esac
+		n=$(awk '/^diff --git / {
+				f = $3; sub(/^a\//, "", f)
+				glue = !(f ~ /^Documentation\// || f == "MAINTAINERS" ||
+					 f ~ /^mm\/memtier\// ||
+					 f ~ /^include\/linux\/memtier[^\/]*\.h$/)
+				next }
+			/^(\+\+\+|---) / { next }
+			/^-- $/ { exit }
+			glue && /^[-+]/ { n++ }
+			END { print n + 0 }' "$p")
+		total=$((total + n))
+		subject=$(awk '/^Subject: / { s = $0
+				while ((getline l) > 0 && l ~ /^ /) s = s l
+				print s; exit }' "$p" |
+			sed 's/^Subject: \[PATCH [0-9/]*\] //')
+		echo "patches: $dir/$(basename "$p" | cut -c1-4) glue $n: $subject"
+	done
+done
+echo "patches: glue $total lines in all; 2 series in $out/tiers and $out/hotpage"

@@ -1,16 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# usage: patches-check.sh REPO WORKTREE
-# Bisectability of the series that make-patches.sh left in WORKTREE:
-# build the kernel (e2e config) at every step, and run the KUnit suites
-# on the library patches alone, as a module of that step's kernel.  The
-# build directory sits beside WORKTREE as the other trees' do beside
-# theirs, so that with the Makefile's CCACHE_BASEDIR the series' tip
-# and its library steps hit what make kernel and make kunit compiled.
+# usage: patches-check.sh REPO WORKTREE PATCHDIR
+# The two series that make-patches.sh left in WORKTREE (tag
+# series-tiers, HEAD the hot page series on top of it) and PATCHDIR:
+#  - each fix (a patch with a Fixes: tag) applies to pristine 6.12 on
+#    its own, and the hot page series' fixes, applied in order to
+#    pristine, build at every step;
+#  - every step of both series builds (the e2e configuration with the
+#    KUnit suites as a module), and at each step that changes the
+#    library its KUnit suites run, as a module of that step's kernel;
+#  - checkpatch --strict on every patch of both series.
+# The build directory sits beside WORKTREE as the other trees' do beside
+# theirs, so that with the Makefile's CCACHE_BASEDIR the series' steps
+# hit what make kernel and make kunit compiled.
 # Prints "patches-check: N passed, N failed".
 set -u
 repo=$1
 wt=$2
+patchdir=$3
 build=$(dirname "$wt")/build-e2e
 kboot=$(dirname "$wt")/kunit-boot
 kinitrd=$kboot-initramfs.cpio
@@ -21,8 +28,7 @@ step() {
 	if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 }
 
-build_at() {
-	git -C "$wt" checkout -q "$1" || return 1
+build_here() {
 	echo "patches-check: building $(git -C "$wt" log --format='%h %s' -1)"
 	if "$repo/scripts/build-kernel.sh" "$wt" "$build" \
 		"$repo/kernel-integration/e2e.config:$repo/kernel-integration/kunit-module.config" \
@@ -35,13 +41,19 @@ build_at() {
 	fi
 }
 
+build_at() {
+	git -C "$wt" checkout -q "$1" || return 1
+	build_here
+}
+
 # The KUnit suites at a library step: the step was just built with
 # them as a module (kunit-module.config), so its kernel boots them as
-# machine l of the e2e checks; no second kernel is built.
-kunit_at() {
-	git -C "$wt" checkout -q "$1" || return 1
+# machine l of the e2e checks; no second kernel is built.  The suites
+# expected are the ones this step has.
+kunit_here() {
 	echo "patches-check: KUnit on $(git -C "$wt" log --format='%h %s' -1)"
-	"$repo/kernel-integration/e2e/mkinitramfs.sh" "$kinitrd" \
+	KUNIT_SRC=$wt/mm/memtier/tests \
+		"$repo/kernel-integration/e2e/mkinitramfs.sh" "$kinitrd" \
 		"$build/mm/memtier/tests/memtier_kunit.ko" || return 1
 	E2E_LABEL=kunit "$repo/kernel-integration/e2e/run-e2e.sh" \
 		"$build/arch/x86/boot/bzImage" "$kinitrd" "$kboot" check l \
@@ -51,13 +63,52 @@ kunit_at() {
 	return $rc
 }
 
+applies_to_pristine() {
+	if git -C "$wt" apply --check "$1" 2>&1; then
+		echo "patches-check: applies to pristine: $(basename "$1")"
+	else
+		echo "patches-check: does NOT apply to pristine: $(basename "$1")"
+		return 1
+	fi
+}
+
+am_here() {
+	git -C "$wt" -c user.name=patches-check -c user.email=check@localhost \
+		am -q "$1" || { git -C "$wt" am --abort; return 1; }
+}
+
 head=$(git -C "$wt" rev-parse HEAD)
-commits=$(git -C "$wt" rev-list --reverse pristine..HEAD)
-library=$(git -C "$wt" rev-list --reverse pristine..HEAD | sed -n 2p)
-for c in $commits; do
+fixes=$(grep -l '^Fixes: ' "$patchdir"/tiers/*.patch "$patchdir"/hotpage/*.patch)
+hot_fixes=$(grep -l '^Fixes: ' "$patchdir"/hotpage/*.patch)
+
+git -C "$wt" checkout -q --detach pristine
+for p in $fixes; do
+	step applies_to_pristine "$p"
+done
+# The hot page series' fixes on pristine 6.12, in order.  The tiers
+# series' fix is its first patch, so it is built on pristine below.
+for p in $hot_fixes; do
+	if am_here "$p"; then
+		step build_here
+	else
+		echo "patches-check: FAILED to apply $(basename "$p") to pristine"
+		fail=$((fail + 1))
+		break
+	fi
+done
+
+for c in $(git -C "$wt" rev-list --reverse pristine.."$head"); do
 	step build_at "$c"
-	[ "$c" = "$library" ] && step kunit_at "$c"
+	if git -C "$wt" log -1 --format=%s "$c" | grep -q '^mm/memtier:'; then
+		step kunit_here
+	fi
 done
 git -C "$wt" checkout -q "$head"
+
+echo "patches-check: checkpatch --strict on both series"
+step "$repo/scripts/checkpatch-patches.sh" "$wt" \
+	$(ls "$patchdir"/tiers/*.patch "$patchdir"/hotpage/*.patch |
+	  grep -v cover-letter)
+
 echo "patches-check: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -7,7 +7,8 @@
 # (kunit/) into it as mm/memtier/ and mm/memtier/tests/.
 #
 #  kunit   (default) the tree of make kunit, lint and coverage: only the
-#          build glue of kernel-integration/patches/0001 is applied.
+#          build glue of kernel-integration/patches ("mm: build the
+#          memory tiering library") is applied.
 #  series  the tree of make kernel: a git repository (tag "pristine")
 #          with the whole of kernel-integration/patches applied by
 #          git am, again whenever the series changes.
@@ -53,7 +54,7 @@ if [ "$mode" = series ]; then
 		echo "$want" >.memtier-series
 	fi
 elif ! grep -q 'mm/memtier/Kconfig' mm/Kconfig; then
-	patch -p1 -s -i "$(ls "$series"/0001-*.patch)"
+	patch -p1 -s -i "$(ls "$series"/*-mm-build-the-memory-tiering-library.patch)"
 fi
 
 # mm/memtier/ is a real directory of links, so that a file added to or

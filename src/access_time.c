@@ -64,7 +64,7 @@ EXPORT_SYMBOL_IF_KUNIT(memtier_access_time_encode);
  * @bits: the width of the last_cpupid field, 1 to 31.
  *
  * The result is in whole buckets, and modulo the field's span: a page
- * scanned longer ago than the span can look recent, as in the seeds.
+ * scanned longer ago than the span can look recent, as in mainline.
  *
  * Return: the latency in ms.
  */

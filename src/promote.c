@@ -7,10 +7,10 @@
  *  - else when its hint-fault latency is below the node's adjusted hot
  *    threshold and the node's rate limit still has room.
  *
- * The decision also fixes what the seeds got wrong: with tiering mode
- * off a lower-tier page is not promoted by the normal placement rules;
- * bypass promotions are counted, so that promotions never exceed the
- * pages counted; and no knob value overflows.  Every knob value keeps
+ * Unlike mainline's decision, with tiering mode off a lower-tier page
+ * is not promoted by the normal placement rules, bypass promotions are
+ * counted, so that promotions never exceed the pages counted, and no
+ * knob value overflows.  Every knob value keeps
  * its mainline meaning: a rate limit of 0 MB/s or a hot threshold of
  * 0 ms promotes nothing but what the free-space bypass lets through.
  */

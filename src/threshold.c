@@ -11,8 +11,8 @@
  * threshold stays within [unit, 2 * ref].
  *
  * All of it is computed so that no value a knob accepts overflows or
- * makes the controller stick: the seed's unit was 0 below 8 ms, and its
- * rate_limit * period product overflowed.
+ * makes the controller stick: a unit of 0 (below 8 ms) would never move
+ * the threshold, and a period that never ends would never adjust it.
  */
 #include <kunit/visibility.h>
 #include <linux/atomic.h>
@@ -139,7 +139,7 @@ bool memtier_threshold_adjust(struct memtier_threshold *th,
 	ref_cand = memtier_period_pages(limit_pages, period_ms);
 	diff_cand = nr_cand - READ_ONCE(th->period_start_cand);
 	/*
-	 * The seed's ref * 11 / 10 and ref * 9 / 10, rounded down as there,
+	 * Mainline's ref * 11 / 10 and ref * 9 / 10, rounded down as there,
 	 * as ref + floor(ref / 10) and ref - ceil(ref / 10): no overflow.
 	 */
 	tenth = div_u64_rem(ref_cand, 10, &rem);

@@ -22,8 +22,14 @@ mkdir -p "$root/lib/modules"
 for ko in "$@"; do
 	install -m 0644 "$ko" "$root/lib/modules/"
 done
-# The KUnit suites machine k must see run: every "memtier_*" suite name.
+# The KUnit suites the module must run (KUNIT_SRC: their sources, the
+# checkout's kunit/ unless a step of the series has others): every
+# "memtier_*" suite name, and the number of cases and of slow cases.
+kunit_src=${KUNIT_SRC:-$here/../../kunit}
 sed -n 's/^[[:space:]]*\.name = "\(memtier_[a-z0-9_]*\)",$/\1/p' \
-	"$here"/../../kunit/*.c | sort >"$root/kunit-suites"
+	"$kunit_src"/*.c | sort >"$root/kunit-suites"
+echo "$(cat "$kunit_src"/*.c | grep -o 'KUNIT_CASE[A-Z_]*(' | wc -l)" \
+	"$(cat "$kunit_src"/*.c | grep -o 'KUNIT_CASE_SLOW(' | wc -l)" \
+	>"$root/kunit-cases"
 install -m 0644 "$here/check.sh" "$here/run.sh" "$here/compare.sh" "$root/"
 (cd "$root" && find . | cpio -o -H newc --quiet) >"$out"

@@ -19,7 +19,7 @@
 #include <linux/limits.h>
 #include <linux/types.h>
 
-/* The seeds' defaults. */
+/* Mainline's defaults. */
 #define MEMTIER_HOT_THRESHOLD_DEFAULT_MS	1000
 #define MEMTIER_RATE_LIMIT_DEFAULT_MBPS		65536
 #define MEMTIER_THRESHOLD_ADJUST_STEPS		16
