@@ -162,7 +162,7 @@ struct bench_page {
  * @hand: the CLOCK hand, a slot.
  * @state: autoadjust, auto2: the fast node's promotion state.
  * @rl: ratelimit: its rate-limit window.
- * @nr_cand: ratelimit: its candidate count.
+ * @nr_cand: ratelimit, autoadjust, auto2: the candidate count.
  * @win_rl: the rate-limit window in use, NULL for none.
  * @win_start: the start of the window being counted.
  * @win_promoted: pages promoted as hot in that window.
@@ -480,10 +480,14 @@ static bool bench_autoadjust(struct bench_sim *sim, unsigned int now,
 		.now_ms = now,
 		.latency_ms = latency,
 		.nr_pages = 1,
+		.nr_cand = sim->nr_cand,
 	};
 	enum memtier_promote_reason reason;
 
 	reason = memtier_promote_decide(&sim->state, &fault, &sim->tun);
+	if (memtier_promote_reason_counter(reason) ==
+	    MEMTIER_PROMOTE_COUNT_CANDIDATE)
+		sim->nr_cand++;
 	bench_window(sim, reason == MEMTIER_PROMOTE_HOT);
 	return memtier_promote_reason_migrates(reason);
 }

@@ -18,15 +18,48 @@ static const struct memtier_promote_tunables seed_defaults = {
 	.page_shift = 12,
 };
 
-static struct memtier_promote_state *new_state(struct kunit *test,
-					       unsigned int now)
-{
-	struct memtier_promote_state *state;
+/*
+ * A target node as the fault path keeps it: the library's state, and the
+ * two vmstat counters (pgpromote_candidate, pgpromote_candidate_nrl) that
+ * each decision's pages are added to, where
+ * memtier_promote_reason_counter() says.
+ */
+struct promote_node {
+	struct memtier_promote_state state;
+	unsigned long nr_cand;
+	unsigned long nr_nrl;
+};
 
-	state = kunit_kzalloc(test, sizeof(*state), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, state);
-	memtier_promote_state_init(state, now);
-	return state;
+static struct promote_node *new_node(struct kunit *test, unsigned int now)
+{
+	struct promote_node *node;
+
+	node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	memtier_promote_state_init(&node->state, now);
+	return node;
+}
+
+/* One hint fault on @node: decide with its count, then count. */
+static enum memtier_promote_reason decide(struct promote_node *node,
+					  struct memtier_hint_fault *f,
+					  const struct memtier_promote_tunables *tun)
+{
+	enum memtier_promote_reason r;
+
+	f->nr_cand = node->nr_cand;
+	r = memtier_promote_decide(&node->state, f, tun);
+	switch (memtier_promote_reason_counter(r)) {
+	case MEMTIER_PROMOTE_COUNT_CANDIDATE:
+		node->nr_cand += f->nr_pages;
+		break;
+	case MEMTIER_PROMOTE_COUNT_CANDIDATE_NRL:
+		node->nr_nrl += f->nr_pages;
+		break;
+	case MEMTIER_PROMOTE_COUNT_NONE:
+		break;
+	}
+	return r;
 }
 
 struct decide_case {
@@ -75,7 +108,7 @@ KUNIT_ARRAY_PARAM(decide, decide_cases, decide_case_desc);
 static void memtier_promote_rules(struct kunit *test)
 {
 	const struct decide_case *c = test->param_value;
-	struct memtier_promote_state *state = new_state(test, 0);
+	struct promote_node *node = new_node(test, 0);
 	struct memtier_hint_fault f = {
 		.mode = c->mode,
 		.src_toptier = c->src_toptier,
@@ -85,14 +118,13 @@ static void memtier_promote_rules(struct kunit *test)
 		.nr_pages = 1,
 	};
 
-	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f,
-						     &seed_defaults),
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &seed_defaults),
 			c->reason);
 	/* Only a hot page counts as a candidate; only a bypass as bypass. */
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&state->nr_candidates),
-			c->reason == MEMTIER_PROMOTE_HOT ? 1L : 0L);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&state->nr_bypass),
-			c->reason == MEMTIER_PROMOTE_BYPASS ? 1L : 0L);
+	KUNIT_EXPECT_EQ(test, node->nr_cand,
+			c->reason == MEMTIER_PROMOTE_HOT ? 1UL : 0UL);
+	KUNIT_EXPECT_EQ(test, node->nr_nrl,
+			c->reason == MEMTIER_PROMOTE_BYPASS ? 1UL : 0UL);
 }
 
 static void memtier_promote_reasons(struct kunit *test)
@@ -101,13 +133,21 @@ static void memtier_promote_reasons(struct kunit *test)
 		enum memtier_promote_reason reason;
 		const char *name;
 		bool migrates;
+		enum memtier_promote_counter counter;
 	} table[] = {
-		{ MEMTIER_PROMOTE_TIERING_OFF, "tiering_off", false },
-		{ MEMTIER_PROMOTE_TOPTIER, "toptier", false },
-		{ MEMTIER_PROMOTE_BYPASS, "bypass", true },
-		{ MEMTIER_PROMOTE_HOT, "hot", true },
-		{ MEMTIER_PROMOTE_COLD, "cold", false },
-		{ MEMTIER_PROMOTE_RATELIMITED, "ratelimited", false },
+		{ MEMTIER_PROMOTE_TIERING_OFF, "tiering_off", false,
+		  MEMTIER_PROMOTE_COUNT_NONE },
+		{ MEMTIER_PROMOTE_TOPTIER, "toptier", false,
+		  MEMTIER_PROMOTE_COUNT_NONE },
+		{ MEMTIER_PROMOTE_BYPASS, "bypass", true,
+		  MEMTIER_PROMOTE_COUNT_CANDIDATE_NRL },
+		{ MEMTIER_PROMOTE_HOT, "hot", true,
+		  MEMTIER_PROMOTE_COUNT_CANDIDATE },
+		{ MEMTIER_PROMOTE_COLD, "cold", false,
+		  MEMTIER_PROMOTE_COUNT_NONE },
+		/* Refused, yet a candidate: pgpromote_candidate counts it. */
+		{ MEMTIER_PROMOTE_RATELIMITED, "ratelimited", false,
+		  MEMTIER_PROMOTE_COUNT_CANDIDATE },
 	};
 	bool migrates;
 	int i;
@@ -120,7 +160,13 @@ static void memtier_promote_reasons(struct kunit *test)
 				   table[i].name);
 		migrates = memtier_promote_reason_migrates(table[i].reason);
 		KUNIT_EXPECT_EQ(test, migrates, table[i].migrates);
+		KUNIT_EXPECT_EQ(test,
+				memtier_promote_reason_counter(table[i].reason),
+				table[i].counter);
 	}
+	KUNIT_EXPECT_EQ(test,
+			memtier_promote_reason_counter(NR_MEMTIER_PROMOTE_REASONS),
+			MEMTIER_PROMOTE_COUNT_NONE);
 	KUNIT_EXPECT_STREQ(test,
 			   memtier_promote_reason_name(NR_MEMTIER_PROMOTE_REASONS),
 			   "invalid");
@@ -133,7 +179,7 @@ static void memtier_promote_reasons(struct kunit *test)
  */
 static void memtier_promote_tiering_off_no_promotion(struct kunit *test)
 {
-	struct memtier_promote_state *state = new_state(test, 0);
+	struct promote_node *node = new_node(test, 0);
 	struct memtier_hint_fault f = {
 		.mode = NORMAL, .src_toptier = false,
 		.target_free_space_enough = true, .latency_ms = 0,
@@ -144,7 +190,7 @@ static void memtier_promote_tiering_off_no_promotion(struct kunit *test)
 
 	for (i = 0; i < 100; i++) {
 		f.now_ms = i * 10;
-		r = memtier_promote_decide(state, &f, &seed_defaults);
+		r = decide(node, &f, &seed_defaults);
 		KUNIT_EXPECT_EQ(test, r, MEMTIER_PROMOTE_TIERING_OFF);
 		KUNIT_EXPECT_FALSE(test, memtier_promote_reason_migrates(r));
 	}
@@ -157,7 +203,7 @@ static void memtier_promote_tiering_off_no_promotion(struct kunit *test)
  */
 static void memtier_promote_bypass_counted(struct kunit *test)
 {
-	struct memtier_promote_state *state = new_state(test, 0);
+	struct promote_node *node = new_node(test, 0);
 	struct memtier_promote_tunables tun = seed_defaults;
 	struct memtier_hint_fault f = { .mode = TIERING };
 	unsigned long promoted = 0;
@@ -170,35 +216,32 @@ static void memtier_promote_bypass_counted(struct kunit *test)
 		f.latency_ms = (i * 7919) % 2000;
 		f.target_free_space_enough = (i / 500) % 3 == 0;
 		f.nr_pages = i % 5 ? 1 : 512;
-		r = memtier_promote_decide(state, &f, &tun);
+		r = decide(node, &f, &tun);
 		if (memtier_promote_reason_migrates(r))
 			promoted += f.nr_pages;
 	}
-	KUNIT_EXPECT_GT(test, atomic_long_read(&state->nr_bypass), 0L);
-	KUNIT_EXPECT_LE(test, promoted,
-			(unsigned long)atomic_long_read(&state->nr_candidates) +
-			atomic_long_read(&state->nr_bypass));
+	KUNIT_EXPECT_GT(test, node->nr_nrl, 0UL);
+	KUNIT_EXPECT_LE(test, promoted, node->nr_cand + node->nr_nrl);
 }
 
 /* Bypass restarts the threshold from the reference. */
 static void memtier_promote_bypass_resets_threshold(struct kunit *test)
 {
-	struct memtier_promote_state *state = new_state(test, 0);
+	struct promote_node *node = new_node(test, 0);
 	struct memtier_hint_fault f = {
 		.mode = TIERING,
 		.target_free_space_enough = true, .now_ms = 5000, .nr_pages = 1,
 	};
 
-	state->th.threshold_ms = 250;
-	state->th.period_start_ms = 1234;
-	state->th.period_start_cand = 77;
-	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f,
-						     &seed_defaults),
+	node->state.th.threshold_ms = 250;
+	node->state.th.period_start_ms = 1234;
+	node->state.th.period_start_cand = 77;
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &seed_defaults),
 			MEMTIER_PROMOTE_BYPASS);
-	KUNIT_EXPECT_EQ(test, state->th.threshold_ms, 0u);
+	KUNIT_EXPECT_EQ(test, node->state.th.threshold_ms, 0u);
 	/* The period runs on: only the threshold restarts. */
-	KUNIT_EXPECT_EQ(test, state->th.period_start_ms, 1234u);
-	KUNIT_EXPECT_EQ(test, state->th.period_start_cand, 77ul);
+	KUNIT_EXPECT_EQ(test, node->state.th.period_start_ms, 1234u);
+	KUNIT_EXPECT_EQ(test, node->state.th.period_start_cand, 77ul);
 }
 
 /*
@@ -209,7 +252,7 @@ static void memtier_promote_bypass_resets_threshold(struct kunit *test)
  */
 static void memtier_promote_bypass_keeps_period(struct kunit *test)
 {
-	struct memtier_promote_state *state = new_state(test, 0);
+	struct promote_node *node = new_node(test, 0);
 	struct memtier_promote_tunables tun = seed_defaults;
 	struct memtier_hint_fault f = { .mode = TIERING, .nr_pages = 1 };
 	unsigned int t;
@@ -220,15 +263,15 @@ static void memtier_promote_bypass_keeps_period(struct kunit *test)
 		f.latency_ms = 3;
 		/* Bypasses at 30001 and 60001. */
 		f.target_free_space_enough = t % 30000 == 1;
-		memtier_promote_decide(state, &f, &tun);
+		decide(node, &f, &tun);
 	}
 	/*
 	 * The first fault past 60000 ms that is no bypass, 60003, ends the
 	 * period: 29996 candidates against a band of 13824 to 16896, so the
 	 * threshold steps down once from 1000 ms by 125 ms.
 	 */
-	KUNIT_EXPECT_EQ(test, state->th.period_start_ms, 60003u);
-	KUNIT_EXPECT_EQ(test, state->th.threshold_ms, 875u);
+	KUNIT_EXPECT_EQ(test, node->state.th.period_start_ms, 60003u);
+	KUNIT_EXPECT_EQ(test, node->state.th.threshold_ms, 875u);
 }
 
 /*
@@ -238,7 +281,7 @@ static void memtier_promote_bypass_keeps_period(struct kunit *test)
  */
 static void memtier_promote_thp_over_window_limit(struct kunit *test)
 {
-	struct memtier_promote_state *state = new_state(test, 0);
+	struct promote_node *node = new_node(test, 0);
 	struct memtier_promote_tunables tun = seed_defaults;
 	struct memtier_hint_fault f = { .mode = TIERING, .nr_pages = 512 };
 	unsigned int t, promoted = 0;
@@ -247,8 +290,7 @@ static void memtier_promote_thp_over_window_limit(struct kunit *test)
 	for (t = 0; t < 10000; t += 100) {
 		f.now_ms = t;
 		f.latency_ms = 2;
-		if (memtier_promote_decide(state, &f, &tun) ==
-		    MEMTIER_PROMOTE_HOT)
+		if (decide(node, &f, &tun) == MEMTIER_PROMOTE_HOT)
 			promoted++;
 	}
 	/* Windows begin at 1000, 2000, ... 9000; the first one was open. */
@@ -257,20 +299,20 @@ static void memtier_promote_thp_over_window_limit(struct kunit *test)
 
 static void memtier_promote_tiering_enabled_resets(struct kunit *test)
 {
-	struct memtier_promote_state *state = new_state(test, 0);
+	struct promote_node *node = new_node(test, 0);
 
-	atomic_long_set(&state->nr_candidates, 99);
-	state->th.threshold_ms = 375;
-	memtier_promote_tiering_enabled(state, 1234);
-	KUNIT_EXPECT_EQ(test, state->th.threshold_ms, 0u);
-	KUNIT_EXPECT_EQ(test, state->th.period_start_ms, 1234u);
-	KUNIT_EXPECT_EQ(test, state->th.period_start_cand, 99ul);
+	node->nr_cand = 99;
+	node->state.th.threshold_ms = 375;
+	memtier_promote_tiering_enabled(&node->state, 1234, node->nr_cand);
+	KUNIT_EXPECT_EQ(test, node->state.th.threshold_ms, 0u);
+	KUNIT_EXPECT_EQ(test, node->state.th.period_start_ms, 1234u);
+	KUNIT_EXPECT_EQ(test, node->state.th.period_start_cand, 99ul);
 }
 
 /* Hot pages past the rate limit wait for the next window. */
 static void memtier_promote_ratelimited(struct kunit *test)
 {
-	struct memtier_promote_state *state = new_state(test, 0);
+	struct promote_node *node = new_node(test, 0);
 	struct memtier_promote_tunables tun = seed_defaults;
 	struct memtier_hint_fault f = {
 		.mode = TIERING, .latency_ms = 5,
@@ -281,35 +323,33 @@ static void memtier_promote_ratelimited(struct kunit *test)
 	tun.rate_limit_mbps = 1;	/* 256 pages per window */
 	for (i = 0; i < 256; i++) {
 		f.now_ms = i;
-		KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+		KUNIT_EXPECT_EQ(test, decide(node, &f, &tun),
 				MEMTIER_PROMOTE_HOT);
 	}
 	f.now_ms = 999;
-	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &tun),
 			MEMTIER_PROMOTE_RATELIMITED);
 	f.now_ms = 1000;
-	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &tun),
 			MEMTIER_PROMOTE_HOT);
 	/* Refused candidates count too, as pgpromote_candidate did. */
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&state->nr_candidates), 258L);
+	KUNIT_EXPECT_EQ(test, node->nr_cand, 258UL);
 }
 
 /* The adjusted threshold, not the knob, decides once it has moved. */
 static void memtier_promote_uses_adjusted_threshold(struct kunit *test)
 {
-	struct memtier_promote_state *state = new_state(test, 0);
+	struct promote_node *node = new_node(test, 0);
 	struct memtier_hint_fault f = {
 		.mode = TIERING, .now_ms = 10, .nr_pages = 1,
 	};
 
-	state->th.threshold_ms = 250;
+	node->state.th.threshold_ms = 250;
 	f.latency_ms = 249;
-	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f,
-						     &seed_defaults),
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &seed_defaults),
 			MEMTIER_PROMOTE_HOT);
 	f.latency_ms = 250;
-	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f,
-						     &seed_defaults),
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &seed_defaults),
 			MEMTIER_PROMOTE_COLD);
 }
 
@@ -348,7 +388,7 @@ KUNIT_ARRAY_PARAM(knob, knob_cases, knob_case_desc);
 static void memtier_promote_knob_values(struct kunit *test)
 {
 	const struct knob_case *c = test->param_value;
-	struct memtier_promote_state *state = new_state(test, 0);
+	struct promote_node *node = new_node(test, 0);
 	struct memtier_hint_fault f = {
 		.mode = TIERING, .nr_pages = 1,
 	};
@@ -358,17 +398,17 @@ static void memtier_promote_knob_values(struct kunit *test)
 
 	f.now_ms = 1;
 	f.latency_ms = c->cold_latency;
-	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &c->tun),
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &c->tun),
 			MEMTIER_PROMOTE_COLD);
 	f.latency_ms = c->hot_latency;
-	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &c->tun),
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &c->tun),
 			MEMTIER_PROMOTE_HOT);
 
 	/* Ten minutes of one hot fault per 10 ms. */
 	for (t = 0; t < 600000; t += 10) {
 		f.now_ms = 2 + t;
 		f.latency_ms = 0;
-		reason = memtier_promote_decide(state, &f, &c->tun);
+		reason = decide(node, &f, &c->tun);
 		if (memtier_promote_reason_migrates(reason))
 			promoted++;
 	}
@@ -389,7 +429,7 @@ static void memtier_promote_sub_tick_threshold(struct kunit *test)
 {
 	/* 1 ms, 1 MB/s, 1 s adjustment periods, 4 KiB pages. */
 	const struct memtier_promote_tunables tun = { 1, 1, 1000, 12 };
-	struct memtier_promote_state *state = new_state(test, 0);
+	struct promote_node *node = new_node(test, 0);
 	struct memtier_hint_fault f = { .mode = TIERING, .nr_pages = 1 };
 	unsigned int t, th, lowest = UINT_MAX, highest = 0;
 
@@ -397,9 +437,9 @@ static void memtier_promote_sub_tick_threshold(struct kunit *test)
 	for (t = 4; t <= 20000; t += 4) {
 		f.now_ms = t;
 		f.latency_ms = 4;
-		KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+		KUNIT_EXPECT_EQ(test, decide(node, &f, &tun),
 				MEMTIER_PROMOTE_COLD);
-		th = memtier_threshold_current(&state->th, tun.hot_threshold_ms);
+		th = memtier_threshold_current(&node->state.th, tun.hot_threshold_ms);
 		lowest = min(lowest, th);
 		highest = max(highest, th);
 	}
@@ -408,7 +448,7 @@ static void memtier_promote_sub_tick_threshold(struct kunit *test)
 	/* Same tick: hot, whatever the adjustment made of the threshold. */
 	f.now_ms = t;
 	f.latency_ms = 0;
-	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &tun),
 			MEMTIER_PROMOTE_HOT);
 }
 
@@ -428,13 +468,13 @@ static void memtier_promote_zero_knobs_promote_nothing(struct kunit *test)
 		{ { 0, 65536, 60000, 12 }, MEMTIER_PROMOTE_COLD },
 		{ { 0, 0, 37, 16 }, MEMTIER_PROMOTE_COLD },
 	};
-	struct memtier_promote_state *state;
+	struct promote_node *node;
 	struct memtier_hint_fault f = { .mode = TIERING };
 	unsigned long counted;
 	unsigned int i, t;
 
 	for (i = 0; i < ARRAY_SIZE(zero); i++) {
-		state = new_state(test, 3);
+		node = new_node(test, 3);
 		counted = 0;
 		for (t = 0; t < 200000; t += 13) {
 			f.now_ms = 3 + t;
@@ -442,18 +482,15 @@ static void memtier_promote_zero_knobs_promote_nothing(struct kunit *test)
 			f.nr_pages = t % 7 ? 1 : 512;
 			f.target_free_space_enough = false;
 			KUNIT_ASSERT_EQ_MSG(test,
-					    memtier_promote_decide(state, &f,
-								   &zero[i].tun),
+					    decide(node, &f, &zero[i].tun),
 					    zero[i].refused, "knobs %u at %u", i,
 					    t);
 			if (zero[i].refused == MEMTIER_PROMOTE_RATELIMITED)
 				counted += f.nr_pages;
 		}
-		KUNIT_EXPECT_EQ(test, atomic_long_read(&state->nr_candidates),
-				(long)counted);
+		KUNIT_EXPECT_EQ(test, node->nr_cand, counted);
 		f.target_free_space_enough = true;
-		KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f,
-							     &zero[i].tun),
+		KUNIT_EXPECT_EQ(test, decide(node, &f, &zero[i].tun),
 				MEMTIER_PROMOTE_BYPASS);
 	}
 }
@@ -541,7 +578,7 @@ static void memtier_promote_drives_adjustment(struct kunit *test)
 {
 	/* An arbitrary start near the wrap: no assumption of time 0. */
 	const unsigned int t0 = 0xfffff000, period = 1300;
-	struct memtier_promote_state *state = new_state(test, t0);
+	struct promote_node *node = new_node(test, t0);
 	struct memtier_promote_tunables tun = seed_defaults;
 	struct memtier_hint_fault f = {
 		.mode = TIERING, .latency_ms = 10, .nr_pages = 1,
@@ -563,28 +600,26 @@ static void memtier_promote_drives_adjustment(struct kunit *test)
 		n = wiring_periods[i].candidates - (i ? 2 : 1);
 		for (k = 0; k < n; k++) {
 			f.now_ms = start + 1 + k * (period - 2) / n;
-			memtier_promote_decide(state, &f, &tun);
+			decide(node, &f, &tun);
 		}
 		if (i == 0) {
 			bypass.now_ms = start + 2;
-			KUNIT_EXPECT_EQ(test,
-					memtier_promote_decide(state, &bypass,
-							       &tun),
+			KUNIT_EXPECT_EQ(test, decide(node, &bypass, &tun),
 					MEMTIER_PROMOTE_BYPASS);
 		}
 		/* Exactly period_ms in: the period has not ended yet. */
 		f.now_ms = start + period;
-		memtier_promote_decide(state, &f, &tun);
-		KUNIT_EXPECT_EQ_MSG(test, state->th.period_start_ms, start,
+		decide(node, &f, &tun);
+		KUNIT_EXPECT_EQ_MSG(test, node->state.th.period_start_ms, start,
 				    "period %u ended early", i);
 		/* One ms more: this fault ends it. */
 		start += period + 1;
 		f.now_ms = start;
-		memtier_promote_decide(state, &f, &tun);
-		KUNIT_EXPECT_EQ_MSG(test, state->th.period_start_ms, start,
+		decide(node, &f, &tun);
+		KUNIT_EXPECT_EQ_MSG(test, node->state.th.period_start_ms, start,
 				    "period %u did not end", i);
 		KUNIT_EXPECT_EQ_MSG(test,
-				    memtier_threshold_current(&state->th, 1000),
+				    memtier_threshold_current(&node->state.th, 1000),
 				    wiring_periods[i].threshold, "period %u", i);
 	}
 }
@@ -596,35 +631,33 @@ static void memtier_promote_drives_adjustment(struct kunit *test)
 static void memtier_promote_init_poisoned(struct kunit *test)
 {
 	const unsigned int t0 = 0x7654321;
-	struct memtier_promote_state *state;
+	struct promote_node *node;
 	struct memtier_promote_tunables tun = seed_defaults;
 	struct memtier_hint_fault f = {
 		.mode = TIERING, .latency_ms = 999, .nr_pages = 256,
 	};
 
-	state = kunit_kmalloc(test, sizeof(*state), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, state);
-	memset(state, 0x6b, sizeof(*state));
-	memtier_promote_state_init(state, t0);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&state->nr_candidates), 0L);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&state->nr_bypass), 0L);
-	KUNIT_EXPECT_EQ(test, memtier_threshold_current(&state->th, 1000),
+	node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	memset(&node->state, 0x6b, sizeof(node->state));
+	memtier_promote_state_init(&node->state, t0);
+	KUNIT_EXPECT_EQ(test, memtier_threshold_current(&node->state.th, 1000),
 			1000u);
 
 	/* 1 MB/s: the window opened at t0 holds 256 pages, no more. */
 	tun.rate_limit_mbps = 1;
 	f.now_ms = t0 + 999;
-	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &tun),
 			MEMTIER_PROMOTE_HOT);
 	f.nr_pages = 1;
-	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &tun),
 			MEMTIER_PROMOTE_RATELIMITED);
 	f.now_ms = t0 + 1000;
-	KUNIT_EXPECT_EQ(test, memtier_promote_decide(state, &f, &tun),
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &tun),
 			MEMTIER_PROMOTE_HOT);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&state->nr_candidates), 258L);
+	KUNIT_EXPECT_EQ(test, node->nr_cand, 258UL);
 	/* The adjustment period started at t0 too. */
-	KUNIT_EXPECT_EQ(test, state->th.period_start_ms, t0);
+	KUNIT_EXPECT_EQ(test, node->state.th.period_start_ms, t0);
 }
 
 static struct kunit_case memtier_promote_cases[] = {

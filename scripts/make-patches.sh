@@ -63,7 +63,7 @@ git -C "$ksrc" worktree prune
 mkdir -p "$(dirname "$wt")"
 git -C "$ksrc" worktree add -q --detach "$wt" pristine
 
-hot="access_time free_space ratelimit threshold promote"
+hot="free_space ratelimit threshold promote"
 hot_tests="latency_kunit ratelimit_kunit threshold_kunit promote_kunit"
 no_series="bench_kunit"
 

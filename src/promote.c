@@ -29,8 +29,6 @@
 void memtier_promote_state_init(struct memtier_promote_state *state,
 				unsigned int now_ms)
 {
-	atomic_long_set(&state->nr_candidates, 0);
-	atomic_long_set(&state->nr_bypass, 0);
 	memtier_ratelimit_init(&state->rl, now_ms, 0);
 	memtier_threshold_reset(&state->th, now_ms, 0);
 }
@@ -40,14 +38,14 @@ EXPORT_SYMBOL_IF_KUNIT(memtier_promote_state_init);
  * memtier_promote_tiering_enabled() - tiering mode was just switched on
  * @state: a target node's state.
  * @now_ms: the time.
+ * @nr_cand: the node's candidate count now.
  *
  * The adjusted threshold restarts from the reference.
  */
 void memtier_promote_tiering_enabled(struct memtier_promote_state *state,
-				     unsigned int now_ms)
+				     unsigned int now_ms, unsigned long nr_cand)
 {
-	memtier_threshold_reset(&state->th, now_ms,
-				atomic_long_read(&state->nr_candidates));
+	memtier_threshold_reset(&state->th, now_ms, nr_cand);
 }
 EXPORT_SYMBOL_IF_KUNIT(memtier_promote_tiering_enabled);
 
@@ -59,14 +57,14 @@ EXPORT_SYMBOL_IF_KUNIT(memtier_promote_tiering_enabled);
  *
  * Context: the NUMA hint fault path; lockless.
  * Return: the reason; memtier_promote_reason_migrates() tells whether
- * it means "promote".
+ * it means "promote", memtier_promote_reason_counter() where the
+ * caller counts the folio's pages.
  */
 enum memtier_promote_reason
 memtier_promote_decide(struct memtier_promote_state *state,
 		       const struct memtier_hint_fault *fault,
 		       const struct memtier_promote_tunables *tun)
 {
-	unsigned long nr_cand;
 	unsigned int ref;
 	u64 limit;
 
@@ -79,7 +77,6 @@ memtier_promote_decide(struct memtier_promote_state *state,
 	if (!(fault->mode & NUMA_BALANCING_MEMORY_TIERING))
 		return MEMTIER_PROMOTE_TIERING_OFF;
 	if (fault->target_free_space_enough) {
-		atomic_long_add(fault->nr_pages, &state->nr_bypass);
 		/*
 		 * The workload changed: the threshold learns anew, as in
 		 * mainline, but its period runs on; restarting it at every
@@ -94,15 +91,14 @@ memtier_promote_decide(struct memtier_promote_state *state,
 	if (!ref)
 		return MEMTIER_PROMOTE_COLD;
 	limit = memtier_mbps_to_pages(tun->rate_limit_mbps, tun->page_shift);
-	memtier_threshold_adjust(&state->th, fault->now_ms,
-				 atomic_long_read(&state->nr_candidates),
+	memtier_threshold_adjust(&state->th, fault->now_ms, fault->nr_cand,
 				 limit, ref, tun->scan_period_max_ms);
 	if (fault->latency_ms >= memtier_threshold_current(&state->th, ref))
 		return MEMTIER_PROMOTE_COLD;
 
-	nr_cand = atomic_long_add_return(fault->nr_pages,
-					 &state->nr_candidates);
-	if (!memtier_ratelimit_allow(&state->rl, fault->now_ms, nr_cand,
+	/* A hot page counts as a candidate, whether or not it passes. */
+	if (!memtier_ratelimit_allow(&state->rl, fault->now_ms,
+				     fault->nr_cand + fault->nr_pages,
 				     fault->nr_pages, limit))
 		return MEMTIER_PROMOTE_RATELIMITED;
 	return MEMTIER_PROMOTE_HOT;
@@ -123,6 +119,33 @@ bool memtier_promote_reason_migrates(enum memtier_promote_reason reason)
 	       reason == MEMTIER_PROMOTE_HOT;
 }
 EXPORT_SYMBOL_IF_KUNIT(memtier_promote_reason_migrates);
+
+/**
+ * memtier_promote_reason_counter() - where a decision is counted
+ * @reason: a result of memtier_promote_decide().
+ *
+ * A hot page is a candidate whether or not the rate limit lets it
+ * through, as mainline counts pgpromote_candidate; a free-space bypass
+ * is counted apart, since the rate limit does not apply to it; nothing
+ * else is counted.  The candidate count is the input the rate limit and
+ * the threshold adjustment read back (&memtier_hint_fault.nr_cand).
+ *
+ * Return: the counter for the folio's pages.
+ */
+enum memtier_promote_counter
+memtier_promote_reason_counter(enum memtier_promote_reason reason)
+{
+	switch (reason) {
+	case MEMTIER_PROMOTE_HOT:
+	case MEMTIER_PROMOTE_RATELIMITED:
+		return MEMTIER_PROMOTE_COUNT_CANDIDATE;
+	case MEMTIER_PROMOTE_BYPASS:
+		return MEMTIER_PROMOTE_COUNT_CANDIDATE_NRL;
+	default:
+		return MEMTIER_PROMOTE_COUNT_NONE;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(memtier_promote_reason_counter);
 
 static const char * const memtier_promote_reason_names[] = {
 	[MEMTIER_PROMOTE_TIERING_OFF] = "tiering_off",

@@ -16,6 +16,7 @@
 #define _LINUX_MEMTIER_PROMOTE_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/limits.h>
 #include <linux/types.h>
 
@@ -31,14 +32,76 @@
 #define MEMTIER_THRESHOLD_PERIOD_MAX_MS		((unsigned int)S32_MAX)
 
 /* ---------------------------------------------------------------------
- * Access time and hint-fault latency (access_time.c)
+ * Access time and hint-fault latency
+ *
+ * In tiering mode a lower-tier folio's last_cpupid bits hold the time of
+ * the scan that made it inaccessible, in milliseconds.  When the field is
+ * narrower than MEMTIER_ACCESS_TIME_MIN_BITS, the time is coarsened into
+ * buckets of 2^(MIN_BITS - bits) ms so that the field still spans about
+ * 4 seconds.  The latency is a masked subtraction, so it stays right when
+ * the clock or the field wraps, for latencies below the span.  Inline:
+ * the scan stores a time in every PTE it makes inaccessible.
  */
-unsigned int memtier_access_time_buckets(unsigned int bits);
-unsigned int memtier_access_time_mask(unsigned int bits);
-unsigned int memtier_access_time_encode(unsigned int now_ms,
-					unsigned int bits);
-unsigned int memtier_hint_fault_latency(unsigned int now_ms,
-					unsigned int field, unsigned int bits);
+
+/**
+ * memtier_access_time_buckets() - how many low time bits are dropped
+ * @bits: the width of the last_cpupid field, 1 to 31 (LAST_CPUPID_SHIFT).
+ *
+ * Return: log2 of the bucket size in ms; 0 when @bits >= 12.
+ */
+static inline unsigned int memtier_access_time_buckets(unsigned int bits)
+{
+	if (bits >= MEMTIER_ACCESS_TIME_MIN_BITS)
+		return 0;
+	return MEMTIER_ACCESS_TIME_MIN_BITS - bits;
+}
+
+/**
+ * memtier_access_time_mask() - the time bits the field can represent
+ * @bits: the width of the last_cpupid field, 1 to 31.
+ *
+ * Return: @bits ones, shifted left by the bucket size.
+ */
+static inline unsigned int memtier_access_time_mask(unsigned int bits)
+{
+	unsigned int buckets = memtier_access_time_buckets(bits);
+
+	return GENMASK(bits + buckets - 1, buckets);
+}
+
+/**
+ * memtier_access_time_encode() - the field value recording a time
+ * @now_ms: the time of the scan, in ms.
+ * @bits: the width of the last_cpupid field, 1 to 31.
+ *
+ * Return: the value to store with folio_xchg_last_cpupid().
+ */
+static inline unsigned int memtier_access_time_encode(unsigned int now_ms,
+						      unsigned int bits)
+{
+	return (now_ms >> memtier_access_time_buckets(bits)) &
+	       (unsigned int)GENMASK(bits - 1, 0);
+}
+
+/**
+ * memtier_hint_fault_latency() - time from scan to hint fault
+ * @now_ms: the time of the hint fault, in ms.
+ * @field: the field value stored at scan time.
+ * @bits: the width of the last_cpupid field, 1 to 31.
+ *
+ * The result is in whole buckets, and modulo the field's span: a page
+ * scanned longer ago than the span can look recent, as in mainline.
+ *
+ * Return: the latency in ms.
+ */
+static inline unsigned int memtier_hint_fault_latency(unsigned int now_ms,
+						      unsigned int field,
+						      unsigned int bits)
+{
+	unsigned int last = field << memtier_access_time_buckets(bits);
+
+	return (now_ms - last) & memtier_access_time_mask(bits);
+}
 
 /* ---------------------------------------------------------------------
  * Free-space bypass (free_space.c)
@@ -138,17 +201,29 @@ enum memtier_promote_reason {
 };
 
 /**
+ * enum memtier_promote_counter - what a decision adds its pages to
+ * @MEMTIER_PROMOTE_COUNT_NONE: nothing.
+ * @MEMTIER_PROMOTE_COUNT_CANDIDATE: the candidates the rate limit and the
+ *	threshold adjustment count (vmstat pgpromote_candidate).
+ * @MEMTIER_PROMOTE_COUNT_CANDIDATE_NRL: the pages the free-space bypass
+ *	promotes, not rate limited (vmstat pgpromote_candidate_nrl).
+ */
+enum memtier_promote_counter {
+	MEMTIER_PROMOTE_COUNT_NONE,
+	MEMTIER_PROMOTE_COUNT_CANDIDATE,
+	MEMTIER_PROMOTE_COUNT_CANDIDATE_NRL,
+};
+
+/**
  * struct memtier_promote_state - per target node promotion state
- * @nr_candidates: pages found hot and counted against the rate limit
- *	(pgpromote_candidate).
- * @nr_bypass: pages promoted through the free-space bypass, which the
- *	rate limit does not count (pgpromote_candidate_nrl).
  * @rl: the rate-limit window.
  * @th: the adjusted hot threshold.
+ *
+ * The node's candidate count is not kept here: the caller counts what
+ * memtier_promote_reason_counter() says, where it counts anyway, and
+ * passes the count in with each fault.
  */
 struct memtier_promote_state {
-	atomic_long_t nr_candidates;
-	atomic_long_t nr_bypass;
 	struct memtier_ratelimit rl;
 	struct memtier_threshold th;
 };
@@ -178,6 +253,9 @@ struct memtier_promote_tunables {
  * @now_ms: the time of the fault.
  * @latency_ms: memtier_hint_fault_latency() of the page.
  * @nr_pages: the folio's pages.
+ * @nr_cand: the target node's candidate count before this fault, what
+ *	%MEMTIER_PROMOTE_COUNT_CANDIDATE has counted so far; read only in
+ *	tiering mode.
  */
 struct memtier_hint_fault {
 	unsigned int mode;
@@ -186,17 +264,20 @@ struct memtier_hint_fault {
 	unsigned int now_ms;
 	unsigned int latency_ms;
 	unsigned long nr_pages;
+	unsigned long nr_cand;
 };
 
 void memtier_promote_state_init(struct memtier_promote_state *state,
 				unsigned int now_ms);
 void memtier_promote_tiering_enabled(struct memtier_promote_state *state,
-				     unsigned int now_ms);
+				     unsigned int now_ms, unsigned long nr_cand);
 enum memtier_promote_reason
 memtier_promote_decide(struct memtier_promote_state *state,
 		       const struct memtier_hint_fault *fault,
 		       const struct memtier_promote_tunables *tun);
 bool memtier_promote_reason_migrates(enum memtier_promote_reason reason);
+enum memtier_promote_counter
+memtier_promote_reason_counter(enum memtier_promote_reason reason);
 const char *memtier_promote_reason_name(enum memtier_promote_reason reason);
 
 #endif /* _LINUX_MEMTIER_PROMOTE_H */
