@@ -317,11 +317,8 @@ def run(repo, ksrc, build, out, run_all, only, resume):
     os.makedirs(build, exist_ok=True)
     # The suites' configuration (make kunit's), without gcov: it only
     # slows the runs.
-    conf = []
-    for name in (os.path.join("kernel-integration", "e2e.config"),
-                 ".kunitconfig"):
-        with open(os.path.join(repo, name), encoding="utf-8") as f:
-            conf += [ln for ln in f if "GCOV" not in ln]
+    with open(os.path.join(repo, ".kunitconfig"), encoding="utf-8") as f:
+        conf = [ln for ln in f if "GCOV" not in ln]
     with open(os.path.join(build, "..", "kunitconfig"), "w",
               encoding="utf-8") as f:
         f.writelines(conf)

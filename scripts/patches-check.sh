@@ -6,13 +6,14 @@
 #  - each fix (a patch with a Fixes: tag) applies to pristine 6.12 on
 #    its own, and the hot page series' fixes, applied in order to
 #    pristine, build at every step;
-#  - every step of both series builds (the e2e configuration with the
-#    KUnit suites as a module), and at each step that changes the
-#    library its KUnit suites run, as a module of that step's kernel;
+#  - every step of both series builds (the e2e configuration, with the
+#    KUnit suites as a module once there is a library), and at each
+#    step that changes the library its KUnit suites run, as a module of
+#    that step's kernel;
 #  - checkpatch --strict on every patch of both series.
-# The build directory sits beside WORKTREE as the other trees' do beside
-# theirs, so that with the Makefile's CCACHE_BASEDIR the series' steps
-# hit what make kernel and make kunit compiled.
+# The build directory sits beside WORKTREE as the e2e tree's does beside
+# it, so that with the Makefile's CCACHE_BASEDIR the series' last step,
+# the same tree and configuration as make kernel's, hits its objects.
 # Prints "patches-check: N passed, N failed".
 set -u
 repo=$1
@@ -30,8 +31,11 @@ step() {
 
 build_here() {
 	echo "patches-check: building $(git -C "$wt" log --format='%h %s' -1)"
-	if "$repo/scripts/build-kernel.sh" "$wt" "$build" \
-		"$repo/kernel-integration/e2e.config:$repo/kernel-integration/kunit-module.config" \
+	# The suites' module once a step has the library.
+	config=$repo/kernel-integration/e2e.config
+	[ ! -f "$wt/mm/memtier/Kconfig" ] ||
+		config=$config:$repo/kernel-integration/kunit-module.config
+	if "$repo/scripts/build-kernel.sh" "$wt" "$build" "$config" \
 		>"$build.log" 2>&1; then
 		echo "patches-check: ok"
 	else
