@@ -31,13 +31,14 @@ step() {
 
 build_here() {
 	echo "patches-check: building $(git -C "$wt" log --format='%h %s' -1)"
+	t0=$(date +%s)
 	# The suites' module once a step has the library.
 	config=$repo/kernel-integration/e2e.config
 	[ ! -f "$wt/mm/memtier/Kconfig" ] ||
 		config=$config:$repo/kernel-integration/kunit-module.config
 	if "$repo/scripts/build-kernel.sh" "$wt" "$build" "$config" \
 		>"$build.log" 2>&1; then
-		echo "patches-check: ok"
+		echo "patches-check: ok ($(($(date +%s) - t0)) s)"
 	else
 		echo "patches-check: FAILED, the log's tail:"
 		tail -20 "$build.log"
