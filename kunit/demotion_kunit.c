@@ -33,10 +33,10 @@ struct demotion_example {
 static const struct demotion_example demotion_examples[] = {
 	{
 		/*
-		 * Seed 010 (Documentation/admin-guide/mm/memory-tiering.rst):
+		 * Documentation/admin-guide/mm/memory-tiering.rst's example:
 		 * nodes 0-1 CPU+DRAM, nodes 2-3 PMEM.
 		 */
-		.name = "seed-010 DRAM+PMEM",
+		.name = "admin-guide DRAM+PMEM",
 		.nr_nodes = 4,
 		.roles = { FM_CPU_MEM, FM_CPU_MEM, FM_MEM, FM_MEM },
 		.dist = { 10, 20, 30, 40,
@@ -75,7 +75,7 @@ static const struct demotion_example demotion_examples[] = {
 		.allowed = { 0, 0, 0 },
 	}, {
 		/*
-		 * mm/memory-tiers.c (6.12), example 3, and seed 010's sysfs
+		 * mm/memory-tiers.c (6.12), example 3, and the admin guide's sysfs
 		 * example 1: node 0 CPU+DRAM, node 1 HBM, node 2 PMEM.
 		 */
 		.name = "6.12 example 3",
@@ -143,7 +143,7 @@ static void memtier_demotion_documented(struct kunit *test)
 	}
 }
 
-/* The seed-010 machine, tier by tier: the lower_tier_mask of each. */
+/* The admin guide's machine, tier by tier: the lower_tier_mask of each. */
 static void memtier_demotion_lower_tier_mask(struct kunit *test)
 {
 	const struct demotion_example *ex = &demotion_examples[0];

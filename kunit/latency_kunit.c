@@ -9,7 +9,7 @@
 
 static void memtier_latency_min_bits(struct kunit *test)
 {
-	/* The seed: "page access time bits needs to hold at least 4 seconds". */
+	/* Mainline: "page access time bits needs to hold at least 4 seconds". */
 	KUNIT_EXPECT_EQ(test, MEMTIER_ACCESS_TIME_MIN_BITS, 12);
 	KUNIT_EXPECT_EQ(test, memtier_access_time_buckets(8), 4u);
 	KUNIT_EXPECT_EQ(test, memtier_access_time_buckets(11), 1u);

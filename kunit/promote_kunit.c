@@ -2,7 +2,7 @@
 /*
  * KUnit suite memtier_promote: the decision for one hint fault, from the
  * mode bits, the source tier, the latency, the target's free space and
- * the knobs; with one named case per seed weakness that it fixes.
+ * the knobs; with one named case per mainline weakness that it fixes.
  */
 #include <kunit/test.h>
 #include <linux/memtier_promote.h>
@@ -11,7 +11,7 @@
 #define TIERING		NUMA_BALANCING_MEMORY_TIERING
 #define NORMAL		NUMA_BALANCING_NORMAL
 
-static const struct memtier_promote_tunables seed_defaults = {
+static const struct memtier_promote_tunables mainline_defaults = {
 	.hot_threshold_ms = MEMTIER_HOT_THRESHOLD_DEFAULT_MS,
 	.rate_limit_mbps = MEMTIER_RATE_LIMIT_DEFAULT_MBPS,
 	.scan_period_max_ms = 60000,
@@ -118,7 +118,7 @@ static void memtier_promote_rules(struct kunit *test)
 		.nr_pages = 1,
 	};
 
-	KUNIT_EXPECT_EQ(test, decide(node, &f, &seed_defaults),
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &mainline_defaults),
 			c->reason);
 	/* Only a hot page counts as a candidate; only a bypass as bypass. */
 	KUNIT_EXPECT_EQ(test, node->nr_cand,
@@ -174,7 +174,7 @@ static void memtier_promote_reasons(struct kunit *test)
 }
 
 /*
- * Fix: with tiering mode off, the seed let a lower-tier page through to
+ * Fix: with tiering mode off, mainline let a lower-tier page through to
  * the CPU/PID placement rules, which then read a scan time as a cpupid.
  */
 static void memtier_promote_tiering_off_no_promotion(struct kunit *test)
@@ -190,7 +190,7 @@ static void memtier_promote_tiering_off_no_promotion(struct kunit *test)
 
 	for (i = 0; i < 100; i++) {
 		f.now_ms = i * 10;
-		r = decide(node, &f, &seed_defaults);
+		r = decide(node, &f, &mainline_defaults);
 		KUNIT_EXPECT_EQ(test, r, MEMTIER_PROMOTE_TIERING_OFF);
 		KUNIT_EXPECT_FALSE(test, memtier_promote_reason_migrates(r));
 	}
@@ -204,7 +204,7 @@ static void memtier_promote_tiering_off_no_promotion(struct kunit *test)
 static void memtier_promote_bypass_counted(struct kunit *test)
 {
 	struct promote_node *node = new_node(test, 0);
-	struct memtier_promote_tunables tun = seed_defaults;
+	struct memtier_promote_tunables tun = mainline_defaults;
 	struct memtier_hint_fault f = { .mode = TIERING };
 	unsigned long promoted = 0;
 	enum memtier_promote_reason r;
@@ -236,7 +236,7 @@ static void memtier_promote_bypass_resets_threshold(struct kunit *test)
 	node->state.th.threshold_ms = 250;
 	node->state.th.period_start_ms = 1234;
 	node->state.th.period_start_cand = 77;
-	KUNIT_EXPECT_EQ(test, decide(node, &f, &seed_defaults),
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &mainline_defaults),
 			MEMTIER_PROMOTE_BYPASS);
 	KUNIT_EXPECT_EQ(test, node->state.th.threshold_ms, 0u);
 	/* The period runs on: only the threshold restarts. */
@@ -253,7 +253,7 @@ static void memtier_promote_bypass_resets_threshold(struct kunit *test)
 static void memtier_promote_bypass_keeps_period(struct kunit *test)
 {
 	struct promote_node *node = new_node(test, 0);
-	struct memtier_promote_tunables tun = seed_defaults;
+	struct memtier_promote_tunables tun = mainline_defaults;
 	struct memtier_hint_fault f = { .mode = TIERING, .nr_pages = 1 };
 	unsigned int t;
 
@@ -282,7 +282,7 @@ static void memtier_promote_bypass_keeps_period(struct kunit *test)
 static void memtier_promote_thp_over_window_limit(struct kunit *test)
 {
 	struct promote_node *node = new_node(test, 0);
-	struct memtier_promote_tunables tun = seed_defaults;
+	struct memtier_promote_tunables tun = mainline_defaults;
 	struct memtier_hint_fault f = { .mode = TIERING, .nr_pages = 512 };
 	unsigned int t, promoted = 0;
 
@@ -313,7 +313,7 @@ static void memtier_promote_tiering_enabled_resets(struct kunit *test)
 static void memtier_promote_ratelimited(struct kunit *test)
 {
 	struct promote_node *node = new_node(test, 0);
-	struct memtier_promote_tunables tun = seed_defaults;
+	struct memtier_promote_tunables tun = mainline_defaults;
 	struct memtier_hint_fault f = {
 		.mode = TIERING, .latency_ms = 5,
 		.nr_pages = 1,
@@ -346,10 +346,10 @@ static void memtier_promote_uses_adjusted_threshold(struct kunit *test)
 
 	node->state.th.threshold_ms = 250;
 	f.latency_ms = 249;
-	KUNIT_EXPECT_EQ(test, decide(node, &f, &seed_defaults),
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &mainline_defaults),
 			MEMTIER_PROMOTE_HOT);
 	f.latency_ms = 250;
-	KUNIT_EXPECT_EQ(test, decide(node, &f, &seed_defaults),
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &mainline_defaults),
 			MEMTIER_PROMOTE_COLD);
 }
 
@@ -579,7 +579,7 @@ static void memtier_promote_drives_adjustment(struct kunit *test)
 	/* An arbitrary start near the wrap: no assumption of time 0. */
 	const unsigned int t0 = 0xfffff000, period = 1300;
 	struct promote_node *node = new_node(test, t0);
-	struct memtier_promote_tunables tun = seed_defaults;
+	struct memtier_promote_tunables tun = mainline_defaults;
 	struct memtier_hint_fault f = {
 		.mode = TIERING, .latency_ms = 10, .nr_pages = 1,
 	};
@@ -632,7 +632,7 @@ static void memtier_promote_init_poisoned(struct kunit *test)
 {
 	const unsigned int t0 = 0x7654321;
 	struct promote_node *node;
-	struct memtier_promote_tunables tun = seed_defaults;
+	struct memtier_promote_tunables tun = mainline_defaults;
 	struct memtier_hint_fault f = {
 		.mode = TIERING, .latency_ms = 999, .nr_pages = 256,
 	};

@@ -192,6 +192,28 @@ static void memtier_ratelimit_zero_mbps_race(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, memtier_ratelimit_allow(&rl, 1003, 10, 1, 1));
 }
 
+/*
+ * The count comes from the node's vmstat counter, which lags behind the
+ * CPUs' pending deltas: a fault may read a count below the base of a
+ * window another fault just opened.  Its pages are of that window, not
+ * 2^64 pages past it.
+ */
+static void memtier_ratelimit_count_behind_window(struct kunit *test)
+{
+	struct memtier_ratelimit rl;
+
+	memtier_ratelimit_init(&rl, 0, 0);
+	/* B opens a window at count 5003: its base is 5000. */
+	KUNIT_EXPECT_TRUE(test, memtier_ratelimit_allow(&rl, 1007, 5003, 3, 256));
+	KUNIT_EXPECT_EQ(test, rl.window_start_cand, 5000ul);
+	/* A read 4877 (123 behind B's base) and 4999 (1 behind): in it. */
+	KUNIT_EXPECT_TRUE(test, memtier_ratelimit_allow(&rl, 1008, 4877, 1, 256));
+	KUNIT_EXPECT_TRUE(test, memtier_ratelimit_allow(&rl, 1008, 4999, 2, 256));
+	/* Ahead of the base, the limit still counts: 5256 in, 5257 out. */
+	KUNIT_EXPECT_TRUE(test, memtier_ratelimit_allow(&rl, 1009, 5256, 1, 256));
+	KUNIT_EXPECT_FALSE(test, memtier_ratelimit_allow(&rl, 1009, 5257, 1, 256));
+}
+
 /* Fix: 4294967295 MB/s does not overflow into a small limit. */
 static void memtier_ratelimit_max_mbps_no_overflow(struct kunit *test)
 {
@@ -200,7 +222,7 @@ static void memtier_ratelimit_max_mbps_no_overflow(struct kunit *test)
 	unsigned long cand = 0;
 
 	memtier_ratelimit_init(&rl, 0, 0);
-	/* Far more than the 0xffffff00 pages the seed wrapped it to. */
+	/* Far more than the 0xffffff00 pages mainline wrapped it to. */
 	KUNIT_EXPECT_TRUE(test, feed(&rl, &cand, 1, 0x100000000ul, limit));
 	KUNIT_EXPECT_TRUE(test, feed(&rl, &cand, 2, limit - 0x100000000ul,
 				     limit));
@@ -243,6 +265,7 @@ static struct kunit_case memtier_ratelimit_cases[] = {
 	KUNIT_CASE(memtier_ratelimit_counter_wraps),
 	KUNIT_CASE(memtier_ratelimit_zero_mbps_promotes_nothing),
 	KUNIT_CASE(memtier_ratelimit_zero_mbps_race),
+	KUNIT_CASE(memtier_ratelimit_count_behind_window),
 	KUNIT_CASE(memtier_ratelimit_max_mbps_no_overflow),
 	KUNIT_CASE(memtier_ratelimit_never_exceeds),
 	{}

@@ -16,7 +16,7 @@
 static const u8 roles6[] = { FM_CPU_MEM, FM_CPU_MEM, FM_MEM, FM_MEM, FM_CPU,
 			     FM_NONE };
 
-static void memtier_registry_seed_constants(struct kunit *test)
+static void memtier_registry_tier_constants(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, MEMORY_TIER_PMEM, 100);
 	KUNIT_EXPECT_EQ(test, MEMORY_TIER_DRAM, 200);
@@ -560,7 +560,7 @@ static void memtier_registry_ops_optional(struct kunit *test)
 }
 
 static struct kunit_case memtier_registry_cases[] = {
-	KUNIT_CASE(memtier_registry_seed_constants),
+	KUNIT_CASE(memtier_registry_tier_constants),
 	KUNIT_CASE(memtier_registry_starts_empty),
 	KUNIT_CASE(memtier_registry_init_poisoned),
 	KUNIT_CASE(memtier_registry_add_joins_default),

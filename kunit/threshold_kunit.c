@@ -105,7 +105,7 @@ static void memtier_threshold_band(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, th.period_start_cand, 777 + c->diff);
 }
 
-/* As in the seed, a period ends strictly after period_ms. */
+/* As in mainline, a period ends strictly after period_ms. */
 static void memtier_threshold_period_edge(struct kunit *test)
 {
 	struct memtier_threshold th;

@@ -31,7 +31,7 @@ struct toptier_case {
 
 static const struct toptier_case toptier_cases[] = {
 	{
-		.name = "seed-010 DRAM+PMEM",
+		.name = "admin-guide DRAM+PMEM",
 		.nr_nodes = 4,
 		.roles = { FM_CPU_MEM, FM_CPU_MEM, FM_MEM, FM_MEM },
 		.tier = { 200, 200, 100, 100 },

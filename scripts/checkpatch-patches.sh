@@ -11,12 +11,20 @@ ksrc=$1
 shift
 exceptions=$(dirname "$0")/../kernel-integration/checkpatch-exceptions
 found=$(mktemp)
-trap 'rm -f "$found"' EXIT
+[ -f "$ksrc/scripts/checkpatch.pl" ] || {
+	echo "checkpatch: no $ksrc/scripts/checkpatch.pl" >&2; exit 1; }
+out=$(mktemp)
+trap 'rm -f "$found" "$out"' EXIT
 for p in "$@"; do
 	p=$(realpath "$p")
 	name=$(basename "$p")
+	# checkpatch fails for any finding, kept ones too; failing with no
+	# finding means it did not run.
 	(cd "$ksrc" && perl scripts/checkpatch.pl --strict --terse \
-		--show-types "$p" 2>&1) | grep -E 'ERROR|WARNING|CHECK' |
+		--show-types "$p" >"$out" 2>&1) ||
+	grep -qE 'ERROR|WARNING|CHECK' "$out" ||
+		echo "checkpatch did not run on $name: $(head -1 "$out")" >>"$found"
+	grep -E 'ERROR|WARNING|CHECK' "$out" |
 	while IFS= read -r finding; do
 		type=$(echo "$finding" | sed -n 's/.*: [A-Z]*:\([A-Z_]*\):.*/\1/p')
 		reason=$(grep -v '^#' "$exceptions" | awk -v n="$name" -v t="$type" \

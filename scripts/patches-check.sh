@@ -86,7 +86,7 @@ head=$(git -C "$wt" rev-parse HEAD)
 fixes=$(grep -l '^Fixes: ' "$patchdir"/tiers/*.patch "$patchdir"/hotpage/*.patch)
 hot_fixes=$(grep -l '^Fixes: ' "$patchdir"/hotpage/*.patch)
 
-git -C "$wt" checkout -q --detach pristine
+git -C "$wt" checkout -q --detach pristine || exit 1
 for p in $fixes; do
 	step applies_to_pristine "$p"
 done

@@ -86,7 +86,10 @@ memtier_promote_decide(struct memtier_promote_state *state,
 		return MEMTIER_PROMOTE_BYPASS;
 	}
 
-	/* As in mainline, a threshold of 0 ms finds no page hot. */
+	/*
+	 * A threshold of 0 ms finds no page hot, whatever was adjusted
+	 * before (mainline kept an earlier adjusted value in force).
+	 */
 	ref = tun->hot_threshold_ms;
 	if (!ref)
 		return MEMTIER_PROMOTE_COLD;

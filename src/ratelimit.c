@@ -67,6 +67,7 @@ bool memtier_ratelimit_allow(struct memtier_ratelimit *rl,
 			     unsigned long nr, u64 limit_pages)
 {
 	unsigned int start = READ_ONCE(rl->window_start_ms);
+	unsigned long in_window;
 
 	/*
 	 * As mainline, 0 lets nothing through: not even a fault that read
@@ -85,6 +86,12 @@ bool memtier_ratelimit_allow(struct memtier_ratelimit *rl,
 		return true;
 	}
 
-	return nr_cand - READ_ONCE(rl->window_start_cand) <= limit_pages;
+	/*
+	 * The count may lag behind the window's base (a vmstat counter read
+	 * without the CPUs' pending deltas): at or below the base, the
+	 * candidate is one of the window's first, not 2^64 pages past it.
+	 */
+	in_window = nr_cand - READ_ONCE(rl->window_start_cand);
+	return (long)in_window <= 0 || in_window <= limit_pages;
 }
 EXPORT_SYMBOL_IF_KUNIT(memtier_ratelimit_allow);
