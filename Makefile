@@ -7,16 +7,19 @@
 
 REPO		:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 MEMTIER_CACHE	?= $(HOME)/.cache/memtier
-KSRC		?= $(MEMTIER_CACHE)/linux-6.12
-KUNIT_BUILD	?= $(MEMTIER_CACHE)/build-kunit
-KUNIT_N6_BUILD	?= $(MEMTIER_CACHE)/build-kunit-n6
-NONUMA_BUILD	?= $(MEMTIER_CACHE)/e2e/build-nonuma
 # Every tree is called linux-6.12 and sits beside its build directories,
 # and ccache takes paths relative to MEMTIER_CACHE: so an object built
-# once (the series' tip, the library's KUnit kernel) is a cache hit in
-# every other tree.
+# once is a cache hit in every other tree and build directory whose
+# preprocessed source is the same.
 E2E_KSRC	?= $(MEMTIER_CACHE)/e2e/linux-6.12
 E2E_BUILD	?= $(MEMTIER_CACHE)/e2e/build-e2e
+# make kunit runs in the patched tree, on the e2e kernel's configuration
+# plus .kunitconfig: the kernel make e2e builds next differs from it in
+# a few options, so its objects come from ccache instead of the compiler.
+KSRC		?= $(E2E_KSRC)
+KUNIT_BUILD	?= $(MEMTIER_CACHE)/e2e/build-kunit
+KUNIT_N6_BUILD	?= $(MEMTIER_CACHE)/e2e/build-kunit-n6
+NONUMA_BUILD	?= $(MEMTIER_CACHE)/e2e/build-nonuma
 SERIES_KSRC	?= $(MEMTIER_CACHE)/series/linux-6.12
 # The sanitizer kernel (KASAN, UBSAN, lockdep) of machine s, from the e2e
 # tree; the mutation runs' own KUnit tree, whose library is a scratch copy.
@@ -53,6 +56,13 @@ KUNIT_RUN = ./tools/testing/kunit/kunit.py run --arch=x86_64 \
 # The benchmark suite is marked slow: make kunit reports it skipped.
 KUNIT_FILTER = --filter 'speed>slow' --filter_action=skip
 KUNIT_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_BUILD) $(KUNIT_FILTER)
+# kunit.py keeps a .config that covers what it asks for: make kunit
+# seeds the build directory with one on the e2e kernel's allnoconfig
+# base (scripts/kunit-seed-config.sh), the pasted command then reuses it.
+KUNIT_CONFIG = ./tools/testing/kunit/kunit.py config --arch=x86_64 \
+	--kunitconfig=$(REPO)/.kunitconfig --make_options 'CC=ccache gcc'
+KUNIT_SEED = $(REPO)/scripts/kunit-seed-config.sh $(KSRC) \
+	$(REPO)/kernel-integration/e2e.config
 # make kunit runs at distributions' node count (NODES_SHIFT=10); these
 # are the same suites at x86_64's default of 64 nodes.
 KUNIT_N6_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_N6_BUILD) \
@@ -86,7 +96,7 @@ deps:
 	@$(REPO)/scripts/install-deps.sh
 
 tree: deps
-	@$(REPO)/scripts/prepare-tree.sh $(REPO) $(KSRC)
+	@$(REPO)/scripts/prepare-tree.sh $(REPO) $(KSRC) series
 
 kunit: tree
 	$(info kunit: in $(KSRC) run by hand:)
@@ -94,11 +104,15 @@ kunit: tree
 	@mkdir -p $(OUT)
 	$(file >$(OUT)/kunit-command.txt,$(KUNIT_CMD))
 	@python3 $(REPO)/scripts/check-kunit-command.py $(OUT)/kunit-command.txt
+	@$(KUNIT_SEED) $(KUNIT_BUILD) $(KUNIT_CONFIG) --build_dir=$(KUNIT_BUILD)
 	@$(REPO)/scripts/timed.sh kunit $(REPO)/scripts/run-kunit.sh \
 		$(KSRC) $(KUNIT_BUILD)/kunit.json $(KUNIT_CMD)
 
 # Build matrix (c): the suites at 1024 possible nodes.
 kunit-n6: tree
+	@$(KUNIT_SEED) $(KUNIT_N6_BUILD) $(KUNIT_CONFIG) \
+		--build_dir=$(KUNIT_N6_BUILD) --kconfig_add CONFIG_NODES_SHIFT=6 \
+		--kconfig_add CONFIG_MEMTIER_GCOV=n
 	@$(REPO)/scripts/timed.sh kunit-n6 $(REPO)/scripts/run-kunit.sh \
 		$(KSRC) $(KUNIT_N6_BUILD)/kunit.json $(KUNIT_N6_CMD)
 
