@@ -101,7 +101,7 @@ tree: deps
 kunit: tree
 	$(info kunit: in $(KSRC) run by hand:)
 	$(info $(KUNIT_CMD))
-	@mkdir -p $(OUT)
+	$(shell mkdir -p $(OUT))
 	$(file >$(OUT)/kunit-command.txt,$(KUNIT_CMD))
 	@python3 $(REPO)/scripts/check-kunit-command.py $(OUT)/kunit-command.txt
 	@$(KUNIT_SEED) $(KUNIT_BUILD) $(KUNIT_CONFIG) --build_dir=$(KUNIT_BUILD)

@@ -6,10 +6,11 @@
 # in the checkout) and place the library (src/) and its KUnit suites
 # (kunit/) into it as mm/memtier/ and mm/memtier/tests/.
 #
-#  kunit   (default) the tree of make kunit, lint and coverage: only the
-#          build glue of kernel-integration/patches ("mm: build the
-#          memory tiering library") is applied.
-#  series  the tree of make kernel: a git repository (tag "pristine")
+#  kunit   (default) the tree of make mutants: only the build glue of
+#          kernel-integration/patches ("mm: build the memory tiering
+#          library") is applied.
+#  series  the tree of make kernel, and of make kunit, lint and
+#          coverage: a git repository (tag "pristine")
 #          with the whole of kernel-integration/patches applied by
 #          git am, again whenever the series changes.
 #  stock   the tree of make compare's stock kernel: unpacked, untouched.
