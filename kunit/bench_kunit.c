@@ -6,12 +6,13 @@
  * The machine is a fast tier of BENCH_FAST_PAGES 4 KiB pages and a slow
  * tier without limit.  Each workload is one seeded trace of page numbers,
  * BENCH_ACCESSES_PER_MS accesses per ms of virtual time, replayed once
- * per policy.  A page is allocated on its first access, in the fast tier
- * while it has room and in the slow tier after that.
+ * per policy, rate limit and width of the access time field.  A page is
+ * allocated on its first access, in the fast tier while it has room and
+ * in the slow tier after that.
  *
  * Every BENCH_SCAN_PERIOD_MS the NUMA balancing scanner marks each
- * slow-tier page PROT_NONE and stores the scan time in a BENCH_TIME_BITS
- * wide field with memtier_access_time_encode().  A page still marked is
+ * slow-tier page PROT_NONE and stores the scan time in the access time
+ * field with memtier_access_time_encode().  A page still marked is
  * skipped and keeps its older time, as change_prot_numa() skips a
  * PROT_NONE entry; fast-tier pages are not scanned.  The first access to
  * a marked page is a hint fault: it unmarks the page, and its latency,
@@ -20,50 +21,89 @@
  * hand over the fast tier, an approximation of the LRU; the access bit
  * is set on every fast-tier access.
  *
- * Every case is slow (KUNIT_CASE_SLOW).  It prints one "bench" line per
- * workload and policy and "benchts" time series lines, which
- * scripts/bench-report.py turns into tables and a plot; the model is
+ * Two ceilings bound what any policy can serve from the fast tier: the
+ * best static placement of each phase of the trace, and Belady's MIN
+ * with bypass, the clairvoyant optimum of a fast tier of the same size
+ * that may promote after any slow-tier access.
+ *
+ * The full sweep is slow (KUNIT_CASE_SLOW); memtier_bench_fast, a short
+ * subset, is not, so that make kunit checks the rate limit and the
+ * ceilings on every run.  Output: "bench" lines per workload, policy,
+ * rate limit and field width, and "benchts" time series lines, which
+ * scripts/bench-report.py turns into tables and plots; the model is
  * described in docs/bench.rst.
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <linux/array_size.h>
 #include <linux/bits.h>
 #include <linux/math64.h>
 #include <linux/memtier_promote.h>
 #include <linux/minmax.h>
+#include <linux/mm_types.h>
 #include <linux/prandom.h>
 #include <linux/sched/sysctl.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 
-/* The machine: a 4 MiB fast tier, working sets of up to 16 MiB. */
+/* The machine: a 16 MiB fast tier, working sets of up to 64 MiB. */
 #define BENCH_PAGE_SHIFT	12
-#define BENCH_FAST_PAGES	1024
-#define BENCH_PAGE_BITS		12
+#define BENCH_FAST_PAGES	4096
+#define BENCH_PAGE_BITS		14
 #define BENCH_MAX_PAGES		BIT(BENCH_PAGE_BITS)
 
-/* Virtual time: 40 s of 4 accesses per ms, 160000 accesses a run. */
+/*
+ * Virtual time: 40 s of 16 accesses per ms, 640000 accesses a run; the
+ * fast subset runs 8 s.  At this rate base promotes 8-9 MB/s on gauss
+ * and zipf, over four times the smallest rate limit the knob can set.
+ */
 #define BENCH_RUN_MS		40000
-#define BENCH_ACCESSES_PER_MS	4
-#define BENCH_NR_ACCESSES	(BENCH_RUN_MS * BENCH_ACCESSES_PER_MS)
+#define BENCH_FAST_RUN_MS	8000
+#define BENCH_ACCESSES_PER_MS	16
+#define BENCH_MAX_ACCESSES	(BENCH_RUN_MS * BENCH_ACCESSES_PER_MS)
 /*
  * The 32-bit ms clock starts 10 s before it wraps: with HZ=1000 the
  * kernel's jiffies_to_msecs(jiffies) wraps 5 minutes after boot.
  */
 #define BENCH_EPOCH_MS		(0U - BENCH_RUN_MS / 4)
 
-/* NUMA balancing: a fixed scan period, a 12-bit access time field. */
+/* NUMA balancing: a fixed scan period. */
 #define BENCH_SCAN_PERIOD_MS	1000
-#define BENCH_TIME_BITS		MEMTIER_ACCESS_TIME_MIN_BITS
 
-/* The knobs: 1 MB/s is 256 pages/s, a quarter of the fast tier. */
+/*
+ * The access time field: as wide as this kernel's last_cpupid field,
+ * and the narrowest that keeps full resolution, 12 bits, whose 4 s span
+ * makes a page idle for longer look recently scanned more often.
+ */
+#if LAST_CPUPID_SHIFT < MEMTIER_ACCESS_TIME_MIN_BITS
+#define BENCH_KERNEL_TIME_BITS	MEMTIER_ACCESS_TIME_MIN_BITS
+#else
+#define BENCH_KERNEL_TIME_BITS	LAST_CPUPID_SHIFT
+#endif
+static const unsigned int bench_time_bits[] = {
+	BENCH_KERNEL_TIME_BITS, MEMTIER_ACCESS_TIME_MIN_BITS,
+};
+
+#define NR_BENCH_TIME_BITS	ARRAY_SIZE(bench_time_bits)
+
+/*
+ * The rate limits, in MB/s (the knob's unit): 1 MB/s, 256 pages a
+ * second, is the smallest the knob can set with 4 KiB pages; at 8 MB/s
+ * the limit hardly binds.
+ */
+static const unsigned int bench_limits_mbps[] = { 1, 2, 4, 8 };
+
+#define NR_BENCH_LIMITS		ARRAY_SIZE(bench_limits_mbps)
+
+/* The hot threshold: the default. */
 #define BENCH_HOT_THRESHOLD_MS	MEMTIER_HOT_THRESHOLD_DEFAULT_MS
-#define BENCH_RATE_LIMIT_MBPS	1
 /* freq2 and auto2: the previous hint fault at most this long ago. */
 #define BENCH_FREQ2_WINDOW_MS	(2 * BENCH_SCAN_PERIOD_MS)
+/* The policy the kernel selects by default. */
+#define BENCH_DEFAULT_POLICY	BENCH_AUTOADJUST
 
-/* The moving hot set: 90% of the accesses in 768 pages. */
+/* The moving hot set: 90% of the accesses in 3072 pages. */
 #define BENCH_HOT_PAGES		(BENCH_FAST_PAGES * 3 / 4)
 #define BENCH_HOT_PCT		90
 
@@ -73,6 +113,9 @@
 #define BENCH_TS_MS		1000
 #define BENCH_SETTLE_PCT	90
 
+/* Belady: a page with no next access. */
+#define BENCH_NEVER		U32_MAX
+
 enum bench_policy {
 	BENCH_BASE,
 	BENCH_THRESHOLD,
@@ -80,9 +123,13 @@ enum bench_policy {
 	BENCH_AUTOADJUST,
 	BENCH_FREQ2,
 	BENCH_AUTO2,
-	BENCH_ORACLE,
+	BENCH_STATIC,
+	BENCH_BELADY,
 	NR_BENCH_POLICIES
 };
+
+/* The first ceiling: every policy before it is an online policy. */
+#define BENCH_FIRST_CEILING	BENCH_STATIC
 
 static const char * const bench_policy_names[] = {
 	[BENCH_BASE] = "base",
@@ -91,7 +138,23 @@ static const char * const bench_policy_names[] = {
 	[BENCH_AUTOADJUST] = "autoadjust",
 	[BENCH_FREQ2] = "freq2",
 	[BENCH_AUTO2] = "auto2",
-	[BENCH_ORACLE] = "oracle",
+	[BENCH_STATIC] = "static",
+	[BENCH_BELADY] = "belady",
+};
+
+/* What a policy's result depends on, besides the trace. */
+#define BENCH_USES_LIMIT	BIT(0)
+#define BENCH_USES_LATENCY	BIT(1)
+
+static const unsigned int bench_policy_uses[] = {
+	[BENCH_BASE] = 0,
+	[BENCH_THRESHOLD] = BENCH_USES_LATENCY,
+	[BENCH_RATELIMIT] = BENCH_USES_LIMIT | BENCH_USES_LATENCY,
+	[BENCH_AUTOADJUST] = BENCH_USES_LIMIT | BENCH_USES_LATENCY,
+	[BENCH_FREQ2] = 0,
+	[BENCH_AUTO2] = BENCH_USES_LIMIT | BENCH_USES_LATENCY,
+	[BENCH_STATIC] = 0,
+	[BENCH_BELADY] = 0,
 };
 
 enum bench_kind {
@@ -120,20 +183,27 @@ static const struct bench_workload bench_workloads[] = {
 };
 
 /**
- * struct bench_trace - one workload's accesses and its oracle
+ * struct bench_trace - one workload's accesses and its ceilings' inputs
  * @wl: the workload.
+ * @run_ms: its length in virtual time.
+ * @nr_accesses: its accesses, BENCH_ACCESSES_PER_MS per ms.
  * @page: the page of each access; access i is at i / ACCESSES_PER_MS ms.
- * @move_ms: when the popularity changes (the hot set moves), else the
- *	run's length.
- * @oracle: per phase (before and after @move_ms), the pages the oracle
- *	keeps in the fast tier: the BENCH_FAST_PAGES most accessed in that
- *	phase of the trace.
+ * @next: for each access, the index of the next access to the same
+ *	page, or BENCH_NEVER: what Belady's MIN knows in advance.
+ * @move_ms: when the popularity changes (the hot set moves), else
+ *	@run_ms.
+ * @static_fast: per phase (before and after @move_ms), the pages the
+ *	static ceiling keeps in the fast tier: the BENCH_FAST_PAGES most
+ *	accessed in that phase of the trace.
  */
 struct bench_trace {
 	const struct bench_workload *wl;
+	unsigned int run_ms;
+	unsigned int nr_accesses;
 	u16 *page;
+	u32 *next;
 	unsigned int move_ms;
-	u8 oracle[2][BENCH_MAX_PAGES];
+	u8 static_fast[2][BENCH_MAX_PAGES];
 };
 
 /* Page flags. */
@@ -143,9 +213,19 @@ struct bench_trace {
 #define BP_REF		BIT(3)	/* the access bit, for the CLOCK hand */
 #define BP_HIST		BIT(4)	/* freq2/auto2: @hist_ms is a hint fault */
 
+/**
+ * struct bench_page - one page of the working set
+ * @hist_ms: freq2, auto2: the time of its last remembered hint fault.
+ * @next: belady: the index of its next access.
+ * @field: its access time field.
+ * @slot: belady: its place in the heap of the fast tier.
+ * @flags: BP_*.
+ */
 struct bench_page {
 	u32 hist_ms;
+	u32 next;
 	u16 field;
+	u16 slot;
 	u8 flags;
 };
 
@@ -153,11 +233,13 @@ struct bench_page {
  * struct bench_sim - one replay of a trace under one policy
  * @tr: the trace.
  * @policy: the policy.
+ * @time_bits: the width of the access time field.
  * @tun: the knobs, as the kernel would pass them.
  * @limit_pages: the rate limit in pages per window.
  * @ref_ms: the reference hot threshold.
  * @pages: every page of the working set.
- * @slot_page: the page in each fast-tier slot, @nr_fast used.
+ * @slot_page: the page in each fast-tier slot, @nr_fast used; for
+ *	belady a max-heap on &bench_page.next.
  * @nr_fast: the pages in the fast tier.
  * @hand: the CLOCK hand, a slot.
  * @state: autoadjust, auto2: the fast node's promotion state.
@@ -168,7 +250,6 @@ struct bench_page {
  * @win_promoted: pages promoted as hot in that window.
  * @win_max: the most in any window.
  * @nr_hot: with a rate limit, the pages promoted as hot under it.
- * @nr_bypass: pages promoted while the fast tier had room.
  * @nr_faults: hint faults.
  * @nr_promoted: pages promoted.
  * @nr_demoted: pages demoted.
@@ -180,6 +261,7 @@ struct bench_page {
 struct bench_sim {
 	const struct bench_trace *tr;
 	enum bench_policy policy;
+	unsigned int time_bits;
 	struct memtier_promote_tunables tun;
 	u64 limit_pages;
 	unsigned int ref_ms;
@@ -195,7 +277,6 @@ struct bench_sim {
 	unsigned long win_promoted;
 	unsigned long win_max;
 	unsigned long nr_hot;
-	unsigned long nr_bypass;
 	unsigned long nr_faults;
 	unsigned long nr_promoted;
 	unsigned long nr_demoted;
@@ -206,6 +287,7 @@ struct bench_sim {
 };
 
 struct bench_result {
+	bool valid;
 	u64 accesses;
 	u64 fast_hits;
 	unsigned long promoted;
@@ -213,6 +295,12 @@ struct bench_result {
 	unsigned long hot;
 	unsigned long win_max;
 	int settle_ms;
+};
+
+/* The results of a sweep, per policy, rate limit and field width. */
+struct bench_results {
+	struct bench_result r[NR_BENCH_POLICIES][NR_BENCH_LIMITS]
+			     [NR_BENCH_TIME_BITS];
 };
 
 /* ---------------------------------------------------------------------
@@ -270,15 +358,15 @@ static u32 bench_zipf(struct rnd_state *rnd, const u64 *cdf, u32 n)
 
 static int bench_cmp_desc(const void *a, const void *b)
 {
-	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* The oracle's fast tier for a phase: its most accessed pages. */
-static void bench_oracle_pick(u8 *fast, u32 *count, unsigned int n)
+/* The static ceiling's fast tier for a phase: its most accessed pages. */
+static void bench_static_pick(u8 *fast, u64 *count, unsigned int n)
 {
-	const u32 mask = BENCH_MAX_PAGES - 1;
+	const u64 mask = BENCH_MAX_PAGES - 1;
 	unsigned int p;
 
 	/* Ties go to the lower page number. */
@@ -291,34 +379,59 @@ static void bench_oracle_pick(u8 *fast, u32 *count, unsigned int n)
 
 KUNIT_DEFINE_ACTION_WRAPPER(bench_kvfree, kvfree, const void *);
 
+static void *bench_kvmalloc(struct kunit *test, size_t n, size_t size)
+{
+	void *p = kvmalloc_array(n, size, GFP_KERNEL | __GFP_ZERO);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, bench_kvfree, p),
+			0);
+	return p;
+}
+
+/* Belady's knowledge: each access's next access to the same page. */
+static void bench_trace_next(struct kunit *test, struct bench_trace *tr)
+{
+	u32 *last = kunit_kmalloc_array(test, BENCH_MAX_PAGES, sizeof(*last),
+					GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, last);
+	memset32(last, BENCH_NEVER, BENCH_MAX_PAGES);
+	for (i = tr->nr_accesses; i-- > 0;) {
+		tr->next[i] = last[tr->page[i]];
+		last[tr->page[i]] = i;
+	}
+}
+
 static struct bench_trace *bench_trace_build(struct kunit *test,
-					     const struct bench_workload *wl)
+					     const struct bench_workload *wl,
+					     unsigned int run_ms)
 {
 	unsigned int n = wl->nr_pages, i, p, phase;
 	struct bench_trace *tr;
 	struct rnd_state rnd;
 	u64 *cdf = NULL;
-	u32 *count;
+	u64 *count;
 	u64 sum;
-	int ret;
 
-	BUILD_BUG_ON((u64)BENCH_NR_ACCESSES << BENCH_PAGE_BITS > U32_MAX);
 	BUILD_BUG_ON(BENCH_RUN_MS % BENCH_TS_MS ||
+		     BENCH_FAST_RUN_MS % BENCH_TS_MS ||
 		     BENCH_TS_MS % BENCH_BUCKET_MS);
+	BUILD_BUG_ON(BENCH_MAX_ACCESSES >= BENCH_NEVER);
+	KUNIT_ASSERT_LE(test, run_ms, BENCH_RUN_MS);
 
 	tr = kunit_kzalloc(test, sizeof(*tr), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, tr);
 	count = kunit_kcalloc(test, 2 * BENCH_MAX_PAGES, sizeof(*count),
 			      GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, count);
-	tr->page = kvmalloc_array(BENCH_NR_ACCESSES, sizeof(*tr->page),
-				  GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, tr->page);
-	ret = kunit_add_action_or_reset(test, bench_kvfree, tr->page);
-	KUNIT_ASSERT_EQ(test, ret, 0);
 	tr->wl = wl;
-	tr->move_ms = wl->kind == BENCH_HOTMOVE ? BENCH_RUN_MS / 2 :
-						  BENCH_RUN_MS;
+	tr->run_ms = run_ms;
+	tr->nr_accesses = run_ms * BENCH_ACCESSES_PER_MS;
+	tr->page = bench_kvmalloc(test, tr->nr_accesses, sizeof(*tr->page));
+	tr->next = bench_kvmalloc(test, tr->nr_accesses, sizeof(*tr->next));
+	tr->move_ms = wl->kind == BENCH_HOTMOVE ? run_ms / 2 : run_ms;
 
 	if (wl->kind == BENCH_ZIPF) {
 		/* Page k has weight 2^32 / (k + 1); fixed point, no FPU. */
@@ -335,7 +448,7 @@ static struct bench_trace *bench_trace_build(struct kunit *test,
 	for (i = 0; i < 10; i++)
 		prandom_u32_state(&rnd);
 
-	for (i = 0; i < BENCH_NR_ACCESSES; i++) {
+	for (i = 0; i < tr->nr_accesses; i++) {
 		phase = i / BENCH_ACCESSES_PER_MS >= tr->move_ms;
 		switch (wl->kind) {
 		case BENCH_GAUSS:
@@ -359,11 +472,14 @@ static struct bench_trace *bench_trace_build(struct kunit *test,
 		count[phase * BENCH_MAX_PAGES + p]++;
 	}
 
-	bench_oracle_pick(tr->oracle[0], count, n);
-	if (tr->move_ms < BENCH_RUN_MS)
-		bench_oracle_pick(tr->oracle[1], count + BENCH_MAX_PAGES, n);
+	bench_static_pick(tr->static_fast[0], count, n);
+	if (tr->move_ms < run_ms)
+		bench_static_pick(tr->static_fast[1], count + BENCH_MAX_PAGES,
+				  n);
 	else
-		memcpy(tr->oracle[1], tr->oracle[0], sizeof(tr->oracle[1]));
+		memcpy(tr->static_fast[1], tr->static_fast[0],
+		       sizeof(tr->static_fast[1]));
+	bench_trace_next(test, tr);
 	return tr;
 }
 
@@ -373,18 +489,19 @@ static struct bench_trace *bench_trace_build(struct kunit *test,
 
 static void bench_sim_init(struct bench_sim *sim,
 			   const struct bench_trace *tr,
-			   enum bench_policy policy)
+			   enum bench_policy policy, unsigned int limit_mbps,
+			   unsigned int time_bits)
 {
 	memset(sim, 0, sizeof(*sim));
 	sim->tr = tr;
 	sim->policy = policy;
+	sim->time_bits = time_bits;
 	sim->tun.hot_threshold_ms = BENCH_HOT_THRESHOLD_MS;
-	sim->tun.rate_limit_mbps = BENCH_RATE_LIMIT_MBPS;
+	sim->tun.rate_limit_mbps = limit_mbps;
 	/* The scan period is fixed: scan_period_max is that period. */
 	sim->tun.scan_period_max_ms = BENCH_SCAN_PERIOD_MS;
 	sim->tun.page_shift = BENCH_PAGE_SHIFT;
-	sim->limit_pages = memtier_mbps_to_pages(BENCH_RATE_LIMIT_MBPS,
-						 BENCH_PAGE_SHIFT);
+	sim->limit_pages = memtier_mbps_to_pages(limit_mbps, BENCH_PAGE_SHIFT);
 	sim->ref_ms = BENCH_HOT_THRESHOLD_MS;
 	memtier_promote_state_init(&sim->state, BENCH_EPOCH_MS);
 	memtier_ratelimit_init(&sim->rl, BENCH_EPOCH_MS, 0);
@@ -400,7 +517,7 @@ static void bench_sim_init(struct bench_sim *sim,
 /* Mark every slow-tier page not marked yet, with the scan time. */
 static void bench_scan(struct bench_sim *sim, unsigned int now)
 {
-	u16 field = memtier_access_time_encode(now, BENCH_TIME_BITS);
+	u16 field = memtier_access_time_encode(now, sim->time_bits);
 	unsigned int p;
 
 	for (p = 0; p < sim->tr->wl->nr_pages; p++) {
@@ -438,7 +555,6 @@ static void bench_promote(struct bench_sim *sim, unsigned int p,
 
 	if (sim->nr_fast < BENCH_FAST_PAGES) {
 		slot = sim->nr_fast++;
-		sim->nr_bypass++;
 	} else {
 		slot = bench_clock_victim(sim);
 		victim = &sim->pages[sim->slot_page[slot]];
@@ -549,6 +665,7 @@ static bool bench_decide(struct bench_sim *sim, struct bench_page *pg,
 	}
 }
 
+/* The page's first access: allocated, in the fast tier if it may. */
 static void bench_first_touch(struct bench_sim *sim, unsigned int p,
 			      unsigned int phase)
 {
@@ -556,23 +673,23 @@ static void bench_first_touch(struct bench_sim *sim, unsigned int p,
 	bool fast;
 
 	pg->flags |= BP_ALLOC;
-	if (sim->policy == BENCH_ORACLE)
-		fast = sim->tr->oracle[phase][p];
+	if (sim->policy == BENCH_STATIC)
+		fast = sim->tr->static_fast[phase][p];
 	else
 		fast = sim->nr_fast < BENCH_FAST_PAGES;
 	if (!fast)
 		return;
-	if (sim->policy != BENCH_ORACLE)
+	if (sim->policy != BENCH_STATIC)
 		sim->slot_page[sim->nr_fast] = p;
 	sim->nr_fast++;
 	sim->nr_first_fast++;
 	pg->flags |= BP_FAST;
 }
 
-/* The hot set moved: the oracle migrates at once to its new set. */
-static void bench_oracle_move(struct bench_sim *sim, unsigned int b)
+/* The hot set moved: the static ceiling migrates at once to its new set. */
+static void bench_static_move(struct bench_sim *sim, unsigned int b)
 {
-	const u8 *want = sim->tr->oracle[1];
+	const u8 *want = sim->tr->static_fast[1];
 	unsigned int p;
 
 	for (p = 0; p < sim->tr->wl->nr_pages; p++) {
@@ -591,6 +708,101 @@ static void bench_oracle_move(struct bench_sim *sim, unsigned int b)
 			sim->nr_demoted++;
 		}
 	}
+}
+
+/*
+ * Belady's MIN with bypass.  The fast tier is a max-heap on the index of
+ * each page's next access.  After a slow-tier access, the page is
+ * promoted when the fast tier has room, or when the fast page used
+ * furthest in the future is used later than this one, which is then
+ * demoted.  Among all placements whose hits are accesses to pages
+ * already in the fast tier, this one serves the most.
+ */
+static u32 bench_heap_key(const struct bench_sim *sim, unsigned int slot)
+{
+	return sim->pages[sim->slot_page[slot]].next;
+}
+
+static void bench_heap_set(struct bench_sim *sim, unsigned int slot,
+			   unsigned int p)
+{
+	sim->slot_page[slot] = p;
+	sim->pages[p].slot = slot;
+}
+
+static void bench_heap_up(struct bench_sim *sim, unsigned int slot)
+{
+	unsigned int p = sim->slot_page[slot], parent;
+
+	while (slot) {
+		parent = (slot - 1) / 2;
+		if (bench_heap_key(sim, parent) >= sim->pages[p].next)
+			break;
+		bench_heap_set(sim, slot, sim->slot_page[parent]);
+		slot = parent;
+	}
+	bench_heap_set(sim, slot, p);
+}
+
+static void bench_heap_down(struct bench_sim *sim, unsigned int slot)
+{
+	unsigned int p = sim->slot_page[slot], child;
+
+	for (;;) {
+		child = 2 * slot + 1;
+		if (child >= sim->nr_fast)
+			break;
+		if (child + 1 < sim->nr_fast &&
+		    bench_heap_key(sim, child + 1) > bench_heap_key(sim, child))
+			child++;
+		if (bench_heap_key(sim, child) <= sim->pages[p].next)
+			break;
+		bench_heap_set(sim, slot, sim->slot_page[child]);
+		slot = child;
+	}
+	bench_heap_set(sim, slot, p);
+}
+
+static void bench_belady_access(struct bench_sim *sim, unsigned int p,
+				unsigned int i, unsigned int b)
+{
+	struct bench_page *pg = &sim->pages[p];
+	struct bench_page *victim;
+
+	sim->acc[b]++;
+	pg->next = sim->tr->next[i];
+	if (!(pg->flags & BP_ALLOC) && sim->nr_fast < BENCH_FAST_PAGES) {
+		pg->flags |= BP_ALLOC | BP_FAST;
+		sim->nr_first_fast++;
+		bench_heap_set(sim, sim->nr_fast++, p);
+		bench_heap_up(sim, pg->slot);
+		sim->fast[b]++;
+		return;
+	}
+	pg->flags |= BP_ALLOC;
+	if (pg->flags & BP_FAST) {
+		sim->fast[b]++;
+		/* Its next access is later than this one: it moves up. */
+		bench_heap_up(sim, pg->slot);
+		return;
+	}
+	if (pg->next == BENCH_NEVER)
+		return;
+	if (sim->nr_fast < BENCH_FAST_PAGES) {
+		bench_heap_set(sim, sim->nr_fast++, p);
+		bench_heap_up(sim, pg->slot);
+	} else {
+		victim = &sim->pages[sim->slot_page[0]];
+		if (victim->next <= pg->next)
+			return;
+		victim->flags &= ~BP_FAST;
+		sim->nr_demoted++;
+		bench_heap_set(sim, 0, p);
+		bench_heap_down(sim, 0);
+	}
+	pg->flags |= BP_FAST;
+	sim->nr_promoted++;
+	sim->promo[b]++;
 }
 
 static void bench_access(struct bench_sim *sim, unsigned int p,
@@ -614,32 +826,37 @@ static void bench_access(struct bench_sim *sim, unsigned int p,
 
 	pg->flags &= ~BP_MARKED;
 	sim->nr_faults++;
-	latency = memtier_hint_fault_latency(now, pg->field, BENCH_TIME_BITS);
+	latency = memtier_hint_fault_latency(now, pg->field, sim->time_bits);
 	if (bench_decide(sim, pg, now, latency))
 		bench_promote(sim, p, b);
 }
 
 static void bench_run(struct bench_sim *sim, const struct bench_trace *tr,
-		      enum bench_policy policy)
+		      enum bench_policy policy, unsigned int limit_mbps,
+		      unsigned int time_bits)
 {
 	unsigned int i, t = 0, phase = 0;
 
-	bench_sim_init(sim, tr, policy);
-	for (i = 0; i < BENCH_NR_ACCESSES; i++) {
+	bench_sim_init(sim, tr, policy, limit_mbps, time_bits);
+	for (i = 0; i < tr->nr_accesses; i++) {
 		if (i % BENCH_ACCESSES_PER_MS == 0) {
 			t = i / BENCH_ACCESSES_PER_MS;
 			if (t == tr->move_ms) {
 				phase = 1;
-				if (policy == BENCH_ORACLE)
-					bench_oracle_move(sim,
+				if (policy == BENCH_STATIC)
+					bench_static_move(sim,
 							  t / BENCH_BUCKET_MS);
 			}
-			/* The oracle needs no scan. */
-			if (policy != BENCH_ORACLE && t &&
+			/* The ceilings need no scan. */
+			if (policy < BENCH_FIRST_CEILING && t &&
 			    t % BENCH_SCAN_PERIOD_MS == 0)
 				bench_scan(sim, BENCH_EPOCH_MS + t);
 		}
-		bench_access(sim, tr->page[i], t, phase);
+		if (policy == BENCH_BELADY)
+			bench_belady_access(sim, tr->page[i], i,
+					    t / BENCH_BUCKET_MS);
+		else
+			bench_access(sim, tr->page[i], t, phase);
 	}
 }
 
@@ -658,24 +875,30 @@ static u64 bench_milli(u64 num, u64 den)
 	return den ? div64_u64(num * 1000, den) : 0;
 }
 
+static unsigned int bench_nr_buckets(const struct bench_trace *tr)
+{
+	return tr->run_ms / BENCH_BUCKET_MS;
+}
+
 /*
  * After the move, when the ratio of a bucket first reaches 90% of the
  * ratio over the last quarter of the run after the move; -1 for none.
  */
 static int bench_settle_ms(const struct bench_sim *sim)
 {
+	unsigned int nr = bench_nr_buckets(sim->tr);
 	unsigned int first = sim->tr->move_ms / BENCH_BUCKET_MS;
-	unsigned int from = BENCH_NR_BUCKETS - (BENCH_NR_BUCKETS - first) / 4;
+	unsigned int from = nr - (nr - first) / 4;
 	u64 fin_acc = 0, fin_fast = 0;
 	unsigned int b;
 
-	if (first >= BENCH_NR_BUCKETS)
+	if (first >= nr)
 		return -1;
-	for (b = from; b < BENCH_NR_BUCKETS; b++) {
+	for (b = from; b < nr; b++) {
 		fin_acc += sim->acc[b];
 		fin_fast += sim->fast[b];
 	}
-	for (b = first; b < BENCH_NR_BUCKETS; b++)
+	for (b = first; b < nr; b++)
 		if ((u64)sim->fast[b] * 100 * fin_acc >=
 		    (u64)BENCH_SETTLE_PCT * fin_fast * sim->acc[b])
 			return (b + 1) * BENCH_BUCKET_MS - sim->tr->move_ms;
@@ -687,7 +910,8 @@ static void bench_collect(const struct bench_sim *sim, struct bench_result *r)
 	unsigned int b;
 
 	memset(r, 0, sizeof(*r));
-	for (b = 0; b < BENCH_NR_BUCKETS; b++) {
+	r->valid = true;
+	for (b = 0; b < bench_nr_buckets(sim->tr); b++) {
 		r->accesses += sim->acc[b];
 		r->fast_hits += sim->fast[b];
 	}
@@ -698,28 +922,34 @@ static void bench_collect(const struct bench_sim *sim, struct bench_result *r)
 	r->settle_ms = bench_settle_ms(sim);
 }
 
-static void bench_print(struct kunit *test, const struct bench_sim *sim,
-			const struct bench_result *r)
+static void bench_print(struct kunit *test, const struct bench_trace *tr,
+			enum bench_policy policy, unsigned int limit_mbps,
+			unsigned int time_bits, const struct bench_result *r)
 {
-	const char *wl = sim->tr->wl->name;
-	const char *pol = bench_policy_names[sim->policy];
 	u64 ratio = bench_milli(r->fast_hits, r->accesses);
-	u64 promo = bench_mmbps(r->promoted, BENCH_RUN_MS);
-	u64 demo = bench_mmbps(r->demoted, BENCH_RUN_MS);
-	unsigned int k, b;
+	u64 promo = bench_mmbps(r->promoted, tr->run_ms);
+	u64 demo = bench_mmbps(r->demoted, tr->run_ms);
 	char settle[12];
-	u64 acc, fast, pages;
 
 	if (r->settle_ms < 0)
 		strscpy(settle, "na", sizeof(settle));
 	else
 		snprintf(settle, sizeof(settle), "%d", r->settle_ms);
 	kunit_info(test,
-		   "bench workload=%s policy=%s access_ratio=%llu.%03llu promote_mbps=%llu.%03llu demote_mbps=%llu.%03llu settle_ms=%s\n",
-		   wl, pol, ratio / 1000, ratio % 1000, promo / 1000,
-		   promo % 1000, demo / 1000, demo % 1000, settle);
+		   "bench workload=%s policy=%s limit_mbps=%u access_ratio=%llu.%03llu promote_mbps=%llu.%03llu demote_mbps=%llu.%03llu time_bits=%u settle_ms=%s\n",
+		   tr->wl->name, bench_policy_names[policy], limit_mbps,
+		   ratio / 1000, ratio % 1000, promo / 1000, promo % 1000,
+		   demo / 1000, demo % 1000, time_bits, settle);
+}
 
-	for (k = 0; k < BENCH_RUN_MS / BENCH_TS_MS; k++) {
+/* The time series of a run, a point per BENCH_TS_MS. */
+static void bench_print_series(struct kunit *test, const struct bench_sim *sim)
+{
+	const struct bench_trace *tr = sim->tr;
+	unsigned int k, b;
+	u64 acc, fast, pages, ratio, promo;
+
+	for (k = 0; k < tr->run_ms / BENCH_TS_MS; k++) {
 		acc = 0;
 		fast = 0;
 		pages = 0;
@@ -732,17 +962,26 @@ static void bench_print(struct kunit *test, const struct bench_sim *sim,
 		ratio = bench_milli(fast, acc);
 		promo = bench_mmbps(pages, BENCH_TS_MS);
 		kunit_info(test,
-			   "benchts workload=%s policy=%s t_ms=%u access_ratio=%llu.%03llu promote_mbps=%llu.%03llu\n",
-			   wl, pol, (k + 1) * BENCH_TS_MS, ratio / 1000,
-			   ratio % 1000, promo / 1000, promo % 1000);
+			   "benchts workload=%s policy=%s limit_mbps=%u t_ms=%u access_ratio=%llu.%03llu promote_mbps=%llu.%03llu\n",
+			   tr->wl->name, bench_policy_names[sim->policy],
+			   sim->tun.rate_limit_mbps, (k + 1) * BENCH_TS_MS,
+			   ratio / 1000, ratio % 1000, promo / 1000,
+			   promo % 1000);
 	}
 }
 
 /* The simulator's own bookkeeping, after a run. */
 static void bench_check_sim(struct kunit *test, const struct bench_sim *sim)
 {
-	unsigned int p, fast = 0;
+	unsigned int p, b, fast = 0;
+	u64 acc = 0, hits = 0;
 
+	for (b = 0; b < ARRAY_SIZE(sim->acc); b++) {
+		acc += sim->acc[b];
+		hits += sim->fast[b];
+	}
+	KUNIT_EXPECT_EQ(test, acc, (u64)sim->tr->nr_accesses);
+	KUNIT_EXPECT_LE(test, hits, acc);
 	for (p = 0; p < sim->tr->wl->nr_pages; p++)
 		fast += !!(sim->pages[p].flags & BP_FAST);
 	KUNIT_EXPECT_EQ(test, fast, sim->nr_fast);
@@ -750,139 +989,228 @@ static void bench_check_sim(struct kunit *test, const struct bench_sim *sim)
 	KUNIT_EXPECT_EQ(test, (unsigned long)sim->nr_fast,
 			sim->nr_first_fast + sim->nr_promoted -
 			sim->nr_demoted);
-	if (sim->policy != BENCH_ORACLE)
+	if (sim->policy < BENCH_FIRST_CEILING)
 		KUNIT_EXPECT_LE(test, sim->nr_promoted, sim->nr_faults);
+	/* Belady's heap: no page is used later than its parent. */
+	if (sim->policy == BENCH_BELADY)
+		for (p = 1; p < sim->nr_fast; p++)
+			KUNIT_EXPECT_LE(test, bench_heap_key(sim, p),
+					bench_heap_key(sim, (p - 1) / 2));
 }
 
 /* ---------------------------------------------------------------------
- * The cases
+ * The sweep
  */
 
-static void bench_config(struct kunit *test)
+static void bench_config(struct kunit *test, const struct bench_trace *tr)
 {
+	/* The library takes widths of 1 to 31 bits. */
+	BUILD_BUG_ON(BENCH_KERNEL_TIME_BITS > 31);
 	kunit_info(test,
-		   "benchcfg fast_pages=%u page_kib=%u run_ms=%u accesses_per_ms=%u scan_period_ms=%u time_bits=%u hot_threshold_ms=%u rate_limit_mbps=%u\n",
-		   BENCH_FAST_PAGES, 1U << (BENCH_PAGE_SHIFT - 10),
-		   BENCH_RUN_MS, BENCH_ACCESSES_PER_MS, BENCH_SCAN_PERIOD_MS,
-		   BENCH_TIME_BITS, BENCH_HOT_THRESHOLD_MS,
-		   BENCH_RATE_LIMIT_MBPS);
+		   "benchcfg workload=%s fast_pages=%u page_kib=%u run_ms=%u accesses_per_ms=%u scan_period_ms=%u time_bits=%u,%u hot_threshold_ms=%u limits_mbps=%u,%u,%u,%u series_limit_mbps=%u default_policy=%s\n",
+		   tr->wl->name, BENCH_FAST_PAGES,
+		   1U << (BENCH_PAGE_SHIFT - 10), tr->run_ms,
+		   BENCH_ACCESSES_PER_MS, BENCH_SCAN_PERIOD_MS,
+		   bench_time_bits[0], bench_time_bits[1],
+		   BENCH_HOT_THRESHOLD_MS, bench_limits_mbps[0],
+		   bench_limits_mbps[1], bench_limits_mbps[2],
+		   bench_limits_mbps[3], bench_limits_mbps[0],
+		   bench_policy_names[BENCH_DEFAULT_POLICY]);
 }
 
-static struct bench_result *bench_workload(struct kunit *test,
-					   enum bench_kind kind)
+/*
+ * Run the policies of @policies (a bit per policy) at every rate limit
+ * and field width on which their result depends, copy the result to the
+ * others, and check the rate limit of every run.  With @print, print
+ * every line and the time series of the first limit and width.
+ */
+static struct bench_results *bench_sweep(struct kunit *test,
+					 const struct bench_trace *tr,
+					 unsigned long policies, bool print)
 {
-	const struct bench_workload *wl = &bench_workloads[kind];
-	struct bench_trace *tr = bench_trace_build(test, wl);
-	const struct bench_result *oracle;
-	struct bench_result *res;
+	struct bench_results *res;
+	struct bench_result *r;
 	struct bench_sim *sim;
-	u64 limit;
-	int pol;
+	unsigned int pol, l, w, sl, sw, uses;
+	u64 windows;
 
-	sim = kunit_kzalloc(test, sizeof(*sim), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, sim);
-	res = kunit_kcalloc(test, NR_BENCH_POLICIES, sizeof(*res), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, res);
+	sim = bench_kvmalloc(test, 1, sizeof(*sim));
+	res = bench_kvmalloc(test, 1, sizeof(*res));
+	/* Windows a run's hot promotions can touch. */
+	windows = tr->run_ms / MEMTIER_RATELIMIT_WINDOW_MS + 1;
 
-	bench_config(test);
+	if (print)
+		bench_config(test, tr);
 	for (pol = 0; pol < NR_BENCH_POLICIES; pol++) {
-		bench_run(sim, tr, pol);
-		bench_check_sim(test, sim);
-		bench_collect(sim, &res[pol]);
-		bench_print(test, sim, &res[pol]);
-
-		/* A rate limit holds in every one of its windows. */
-		if (sim->win_rl)
-			KUNIT_EXPECT_LE_MSG(test, (u64)res[pol].win_max,
-					    sim->limit_pages,
-					    "%s: %s over the rate limit",
-					    wl->name, bench_policy_names[pol]);
+		if (!(policies & BIT(pol)))
+			continue;
+		uses = bench_policy_uses[pol];
+		for (l = 0; l < NR_BENCH_LIMITS; l++) {
+			for (w = 0; w < NR_BENCH_TIME_BITS; w++) {
+				r = &res->r[pol][l][w];
+				/* The run this one would repeat, if any. */
+				sl = uses & BENCH_USES_LIMIT ? l : 0;
+				sw = uses & BENCH_USES_LATENCY &&
+				     bench_time_bits[w] != bench_time_bits[0] ?
+				     w : 0;
+				if (sl != l || sw != w) {
+					*r = res->r[pol][sl][sw];
+					continue;
+				}
+				bench_run(sim, tr, pol, bench_limits_mbps[l],
+					  bench_time_bits[w]);
+				bench_check_sim(test, sim);
+				bench_collect(sim, r);
+				if (print && !l && !w)
+					bench_print_series(test, sim);
+				if (!sim->win_rl)
+					continue;
+				/* A rate limit holds in every one of its windows. */
+				KUNIT_EXPECT_LE_MSG(test, (u64)r->win_max,
+						    sim->limit_pages,
+						    "%s: %s over %u MB/s",
+						    tr->wl->name,
+						    bench_policy_names[pol],
+						    bench_limits_mbps[l]);
+				KUNIT_EXPECT_LE(test, (u64)r->hot,
+						sim->limit_pages * windows);
+			}
+		}
 	}
 
-	/* Nothing beats the best static placement of each phase. */
-	oracle = &res[BENCH_ORACLE];
-	for (pol = 0; pol < BENCH_ORACLE; pol++)
-		KUNIT_EXPECT_GE_MSG(test, oracle->fast_hits,
-				    res[pol].fast_hits,
-				    "%s: %s beats the oracle", wl->name,
-				    bench_policy_names[pol]);
-
-	/* And over the run, at most one window's worth per window. */
-	limit = memtier_mbps_to_pages(BENCH_RATE_LIMIT_MBPS, BENCH_PAGE_SHIFT);
-	limit *= BENCH_RUN_MS / MEMTIER_RATELIMIT_WINDOW_MS + 1;
-	KUNIT_EXPECT_LE(test, (u64)res[BENCH_RATELIMIT].hot, limit);
-	KUNIT_EXPECT_LE(test, (u64)res[BENCH_AUTOADJUST].hot, limit);
-	KUNIT_EXPECT_LE(test, (u64)res[BENCH_AUTO2].hot, limit);
+	if (!print)
+		return res;
+	for (pol = 0; pol < NR_BENCH_POLICIES; pol++)
+		for (l = 0; l < NR_BENCH_LIMITS; l++)
+			for (w = 0; w < NR_BENCH_TIME_BITS; w++)
+				if (res->r[pol][l][w].valid &&
+				    (!w || bench_time_bits[w] != bench_time_bits[0]))
+					bench_print(test, tr, pol,
+						    bench_limits_mbps[l],
+						    bench_time_bits[w],
+						    &res->r[pol][l][w]);
 	return res;
 }
 
+/* No online policy serves more from the fast tier than either ceiling. */
+static void bench_check_ceiling(struct kunit *test,
+				const struct bench_trace *tr,
+				const struct bench_results *res,
+				enum bench_policy ceiling)
+{
+	u64 most = res->r[ceiling][0][0].fast_hits;
+	const struct bench_result *r;
+	unsigned int pol, l, w;
+
+	KUNIT_ASSERT_TRUE(test, res->r[ceiling][0][0].valid);
+	for (pol = 0; pol < BENCH_FIRST_CEILING; pol++) {
+		for (l = 0; l < NR_BENCH_LIMITS; l++) {
+			for (w = 0; w < NR_BENCH_TIME_BITS; w++) {
+				r = &res->r[pol][l][w];
+				if (r->valid)
+					KUNIT_EXPECT_LE_MSG(test, r->fast_hits,
+							    most,
+							    "%s: %s at %u MB/s beats %s",
+							    tr->wl->name,
+							    bench_policy_names[pol],
+							    bench_limits_mbps[l],
+							    bench_policy_names[ceiling]);
+			}
+		}
+	}
+}
+
+static void bench_check_ceilings(struct kunit *test,
+				 const struct bench_trace *tr,
+				 const struct bench_results *res)
+{
+	bench_check_ceiling(test, tr, res, BENCH_STATIC);
+	bench_check_ceiling(test, tr, res, BENCH_BELADY);
+}
+
+static struct bench_results *bench_workload(struct kunit *test,
+					    enum bench_kind kind)
+{
+	const struct bench_trace *tr;
+	struct bench_results *res;
+
+	tr = bench_trace_build(test, &bench_workloads[kind], BENCH_RUN_MS);
+	res = bench_sweep(test, tr, BIT(NR_BENCH_POLICIES) - 1, true);
+	bench_check_ceilings(test, tr, res);
+	return res;
+}
+
+/* The smallest limit, at the kernel's field width. */
+#define BENCH_R(res, pol)	(&(res)->r[pol][0][0])
+
 static void memtier_bench_gauss(struct kunit *test)
 {
-	struct bench_result *res = bench_workload(test, BENCH_GAUSS);
+	struct bench_results *res = bench_workload(test, BENCH_GAUSS);
 
 	/*
 	 * The seeds' point: hot page selection cuts promotion traffic, and
 	 * serves at least as many accesses from the fast tier.
 	 */
-	KUNIT_EXPECT_LT(test, res[BENCH_AUTOADJUST].promoted,
-			res[BENCH_BASE].promoted);
-	KUNIT_EXPECT_GE(test, res[BENCH_AUTOADJUST].fast_hits,
-			res[BENCH_BASE].fast_hits);
-	KUNIT_EXPECT_LT(test, res[BENCH_THRESHOLD].promoted,
-			res[BENCH_BASE].promoted);
+	KUNIT_EXPECT_LT(test, BENCH_R(res, BENCH_AUTOADJUST)->promoted,
+			BENCH_R(res, BENCH_BASE)->promoted);
+	KUNIT_EXPECT_GE(test, BENCH_R(res, BENCH_AUTOADJUST)->fast_hits,
+			BENCH_R(res, BENCH_BASE)->fast_hits);
+	KUNIT_EXPECT_LT(test, BENCH_R(res, BENCH_THRESHOLD)->promoted,
+			BENCH_R(res, BENCH_BASE)->promoted);
 }
 
 static void memtier_bench_zipf(struct kunit *test)
 {
-	struct bench_result *res = bench_workload(test, BENCH_ZIPF);
+	struct bench_results *res = bench_workload(test, BENCH_ZIPF);
 
-	KUNIT_EXPECT_LT(test, res[BENCH_AUTOADJUST].promoted,
-			res[BENCH_BASE].promoted);
+	KUNIT_EXPECT_LT(test, BENCH_R(res, BENCH_AUTOADJUST)->promoted,
+			BENCH_R(res, BENCH_BASE)->promoted);
 }
 
 static void memtier_bench_hotmove(struct kunit *test)
 {
-	struct bench_result *res = bench_workload(test, BENCH_HOTMOVE);
+	struct bench_results *res = bench_workload(test, BENCH_HOTMOVE);
 	int pol;
 
 	/* Every policy finds the new hot set. */
 	for (pol = 0; pol < NR_BENCH_POLICIES; pol++)
-		KUNIT_EXPECT_GE_MSG(test, res[pol].settle_ms, 0,
+		KUNIT_EXPECT_GE_MSG(test, BENCH_R(res, pol)->settle_ms, 0,
 				    "hotmove: %s never settles",
 				    bench_policy_names[pol]);
-	/* The oracle migrates at once: it settles in the first bucket. */
-	KUNIT_EXPECT_EQ(test, res[BENCH_ORACLE].settle_ms, BENCH_BUCKET_MS);
+	/* The static ceiling migrates at once: it settles in one bucket. */
+	KUNIT_EXPECT_EQ(test, BENCH_R(res, BENCH_STATIC)->settle_ms,
+			BENCH_BUCKET_MS);
 }
 
 static void memtier_bench_uniform(struct kunit *test)
 {
-	struct bench_result *res = bench_workload(test, BENCH_UNIFORM);
+	struct bench_results *res = bench_workload(test, BENCH_UNIFORM);
 
 	/* No page is hotter than another: promotion gains nothing. */
-	KUNIT_EXPECT_EQ(test, res[BENCH_ORACLE].promoted, 0ul);
-	KUNIT_EXPECT_LT(test, res[BENCH_AUTOADJUST].promoted,
-			res[BENCH_BASE].promoted);
+	KUNIT_EXPECT_EQ(test, BENCH_R(res, BENCH_STATIC)->promoted, 0ul);
+	KUNIT_EXPECT_LT(test, BENCH_R(res, BENCH_AUTOADJUST)->promoted,
+			BENCH_R(res, BENCH_BASE)->promoted);
 }
 
 /* Same seed, same trace, same decisions: the numbers can be compared. */
 static void memtier_bench_reproducible(struct kunit *test)
 {
 	const struct bench_workload *wl = &bench_workloads[BENCH_HOTMOVE];
-	struct bench_trace *a = bench_trace_build(test, wl);
-	struct bench_trace *b = bench_trace_build(test, wl);
+	struct bench_trace *a = bench_trace_build(test, wl, BENCH_RUN_MS);
+	struct bench_trace *b = bench_trace_build(test, wl, BENCH_RUN_MS);
 	struct bench_sim *x, *y;
 
 	KUNIT_EXPECT_EQ(test, memcmp(a->page, b->page,
-				     BENCH_NR_ACCESSES * sizeof(*a->page)), 0);
-	KUNIT_EXPECT_EQ(test, memcmp(a->oracle, b->oracle, sizeof(a->oracle)),
-			0);
+				     a->nr_accesses * sizeof(*a->page)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(a->static_fast, b->static_fast,
+				     sizeof(a->static_fast)), 0);
 
-	x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, x);
-	y = kunit_kzalloc(test, sizeof(*y), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, y);
-	bench_run(x, a, BENCH_AUTOADJUST);
-	bench_run(y, b, BENCH_AUTOADJUST);
+	x = bench_kvmalloc(test, 1, sizeof(*x));
+	y = bench_kvmalloc(test, 1, sizeof(*y));
+	bench_run(x, a, BENCH_AUTOADJUST, bench_limits_mbps[0],
+		  BENCH_KERNEL_TIME_BITS);
+	bench_run(y, b, BENCH_AUTOADJUST, bench_limits_mbps[0],
+		  BENCH_KERNEL_TIME_BITS);
 	KUNIT_EXPECT_EQ(test, x->nr_promoted, y->nr_promoted);
 	KUNIT_EXPECT_EQ(test, x->nr_demoted, y->nr_demoted);
 	KUNIT_EXPECT_EQ(test, memcmp(x->fast, y->fast, sizeof(x->fast)), 0);
@@ -891,7 +1219,86 @@ static void memtier_bench_reproducible(struct kunit *test)
 	KUNIT_EXPECT_GT(test, x->nr_promoted, 0ul);
 }
 
+/*
+ * Belady's MIN on a trace small enough to follow by hand: two rounds
+ * over F + 1 pages, F the fast tier's size, then three more accesses to
+ * the last page.  Round one fills the fast tier by first touch; its
+ * last page is used later than every resident one, so it is not
+ * promoted.  In round two every resident page is used for the last
+ * time, so the last page, used again at once, is promoted in place of
+ * one of them, and its three last accesses hit.
+ */
+static void memtier_bench_belady_by_hand(struct kunit *test)
+{
+	const unsigned int f = BENCH_FAST_PAGES, n = f + 1, extra = 3;
+	struct bench_trace *tr;
+	struct bench_sim *sim;
+	u64 hits = 0;
+	unsigned int i, b;
+
+	tr = kunit_kzalloc(test, sizeof(*tr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	tr->wl = &bench_workloads[BENCH_UNIFORM];
+	tr->nr_accesses = 2 * n + extra;
+	tr->run_ms = BENCH_TS_MS;
+	tr->move_ms = tr->run_ms;
+	tr->page = bench_kvmalloc(test, tr->nr_accesses, sizeof(*tr->page));
+	tr->next = bench_kvmalloc(test, tr->nr_accesses, sizeof(*tr->next));
+	for (i = 0; i < tr->nr_accesses; i++)
+		tr->page[i] = i < 2 * n ? i % n : f;
+	bench_trace_next(test, tr);
+	KUNIT_EXPECT_EQ(test, tr->next[f], f + n);
+	KUNIT_EXPECT_EQ(test, tr->next[n], BENCH_NEVER);
+	KUNIT_EXPECT_EQ(test, tr->next[2 * n - 1], 2 * n);
+
+	sim = bench_kvmalloc(test, 1, sizeof(*sim));
+	bench_sim_init(sim, tr, BENCH_BELADY, bench_limits_mbps[0],
+		       BENCH_KERNEL_TIME_BITS);
+	for (i = 0; i < tr->nr_accesses; i++) {
+		bench_belady_access(sim, tr->page[i], i, 0);
+		/* Not promoted at the end of round one. */
+		if (i == f)
+			KUNIT_EXPECT_FALSE(test,
+					   sim->pages[f].flags & BP_FAST);
+	}
+	for (b = 0; b < ARRAY_SIZE(sim->fast); b++)
+		hits += sim->fast[b];
+	bench_check_sim(test, sim);
+
+	KUNIT_EXPECT_EQ(test, sim->nr_first_fast, (unsigned long)f);
+	KUNIT_EXPECT_EQ(test, hits, (u64)2 * f + extra);
+	KUNIT_EXPECT_EQ(test, sim->nr_promoted, 1ul);
+	KUNIT_EXPECT_EQ(test, sim->nr_demoted, 1ul);
+	KUNIT_EXPECT_TRUE(test, sim->pages[f].flags & BP_FAST);
+}
+
+/*
+ * The fast subset make kunit runs: an 8 s Gaussian, the rate-limited
+ * policies at every limit and width, and both ceilings.  It fails when
+ * a policy promotes over the rate limit in any window, or beats a
+ * ceiling.
+ */
+static void memtier_bench_fast(struct kunit *test)
+{
+	const struct bench_trace *tr;
+	struct bench_results *res;
+
+	tr = bench_trace_build(test, &bench_workloads[BENCH_GAUSS],
+			       BENCH_FAST_RUN_MS);
+	res = bench_sweep(test, tr,
+			  BIT(BENCH_BASE) | BIT(BENCH_RATELIMIT) |
+			  BIT(BENCH_AUTOADJUST) | BIT(BENCH_AUTO2) |
+			  BIT(BENCH_STATIC) | BIT(BENCH_BELADY), false);
+	bench_check_ceilings(test, tr, res);
+	/* At 1 MB/s the limit binds: base promotes more than the rest. */
+	KUNIT_EXPECT_LT(test, BENCH_R(res, BENCH_AUTOADJUST)->promoted,
+			BENCH_R(res, BENCH_BASE)->promoted);
+	KUNIT_EXPECT_GT(test, BENCH_R(res, BENCH_AUTOADJUST)->hot, 0ul);
+}
+
 static struct kunit_case memtier_bench_cases[] = {
+	KUNIT_CASE(memtier_bench_belady_by_hand),
+	KUNIT_CASE(memtier_bench_fast),
 	KUNIT_CASE_SLOW(memtier_bench_gauss),
 	KUNIT_CASE_SLOW(memtier_bench_zipf),
 	KUNIT_CASE_SLOW(memtier_bench_hotmove),

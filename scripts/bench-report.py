@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Tables and a plot from the memtier_bench KUnit suite's output.
+"""Tables, targets and plots from the memtier_bench KUnit suite's output.
 
 usage: bench-report.py [-o PLOT.png] [LOG | BUILD_DIR]...
 
@@ -9,21 +9,27 @@ LOG is what kunit.py printed with --raw_output, or the raw console
 as DIR/test.log, and no argument means standard input.  The lines used
 are the suite's
 
-  benchcfg fast_pages=... rate_limit_mbps=...
-  bench workload=W policy=P access_ratio=R promote_mbps=M demote_mbps=D
-        settle_ms=S
-  benchts workload=W policy=P t_ms=T access_ratio=R promote_mbps=M
+  benchcfg workload=W fast_pages=... time_bits=K,12 limits_mbps=1,2,4,8
+        series_limit_mbps=L default_policy=P
+  bench workload=W policy=P limit_mbps=L access_ratio=R promote_mbps=M
+        demote_mbps=D time_bits=B settle_ms=S
+  benchts workload=W policy=P limit_mbps=L t_ms=T access_ratio=R
+        promote_mbps=M
 
 wherever they sit in a line (printk time stamps, the KUnit "# case:"
 prefix and colours are ignored); a line seen twice counts once.
 
-Prints, per workload, a table of the policies and then the bench lines
-themselves, then the issue's targets, met or not.  The plot has one row
-per workload: the access ratio and the promotion rate over virtual time,
-a line per policy.  It is drawn with matplotlib when it imports (if it
-only imports in /usr/bin/python3, Debian's python3-matplotlib, the
-script runs itself again there); else a gnuplot script is written next
-to the PNG and gnuplot is run on it.  Which one drew it is printed.
+Prints, per field width and workload, a table of the policies at every
+rate limit, then the bench lines themselves, then the issue's three
+targets, met or missed, with the numbers behind each.  Plots: PLOT.png,
+per workload, access ratio against promotion traffic, a line per policy
+over the rate limits and the two ceilings as horizontal lines (at the
+kernel's field width); PLOT-ts.png, the access ratio and the promotion
+rate over virtual time at the smallest limit.  Drawn with matplotlib
+when it imports (if it only imports in /usr/bin/python3, Debian's
+python3-matplotlib, the script runs itself again there); else a gnuplot
+script for the first plot is written next to the PNG and gnuplot is
+run on it.  Which one drew it is printed.
 Exit status: 1 when the log holds no bench line, else 0.
 """
 import argparse
@@ -38,8 +44,8 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 KV = re.compile(r"(\w+)=(\S+)")
 LINE = re.compile(r"(?:^|[\s:])(benchcfg|benchts|bench)((?: \w+=\S+)+)\s*$")
 POLICY_ORDER = ("base", "threshold", "ratelimit", "autoadjust", "freq2",
-                "auto2", "oracle")
-RATE_LIMITED = ("ratelimit", "autoadjust", "auto2")
+                "auto2", "static", "belady")
+CEILINGS = ("static", "belady")
 
 
 def have_matplotlib():
@@ -80,7 +86,8 @@ def read_lines(paths):
 
 
 def parse(lines):
-    """Return (config, {(w, p): fields}, {(w, p): {t: fields}}, order)."""
+    """Return (config, {(w, p, limit, bits): fields},
+    {(w, p): {t: fields}}, order of (w, p))."""
     cfg = {}
     bench = {}
     series = {}
@@ -95,20 +102,22 @@ def parse(lines):
             continue
         if "workload" not in fields or "policy" not in fields:
             continue
-        key = (fields["workload"], fields["policy"])
+        wp = (fields["workload"], fields["policy"])
         if kind == "bench":
-            if key not in bench:
-                order.append(key)
+            if wp not in order:
+                order.append(wp)
+            key = wp + (fields.get("limit_mbps", "?"),
+                        fields.get("time_bits", "?"))
             bench[key] = fields
         elif "t_ms" in fields:
-            series.setdefault(key, {})[int(fields["t_ms"])] = fields
+            series.setdefault(wp, {})[int(fields["t_ms"])] = fields
     return cfg, bench, series, order
 
 
 def num(fields, name):
     try:
         return float(fields[name])
-    except (KeyError, ValueError):
+    except (KeyError, ValueError, TypeError):
         return float("nan")
 
 
@@ -126,78 +135,225 @@ def workloads_of(order):
     return seen
 
 
-def policies_of(bench, workload):
-    return sorted((p for w, p in bench if w == workload), key=policy_rank)
+def policies_of(order, workload):
+    return sorted({p for w, p in order if w == workload}, key=policy_rank)
 
 
-def print_tables(bench, order):
-    for w in workloads_of(order):
-        print(f"workload {w}")
-        print(f"  {'policy':<12} {'access ratio':>12} {'promote MB/s':>13}"
-              f" {'demote MB/s':>12} {'settle ms':>10}")
-        for p in policies_of(bench, w):
-            f = bench[(w, p)]
-            settle = f.get("settle_ms", "na")
-            print(f"  {p:<12} {f.get('access_ratio', '?'):>12}"
-                  f" {f.get('promote_mbps', '?'):>13}"
-                  f" {f.get('demote_mbps', '?'):>12}"
-                  f" {'-' if settle == 'na' else settle:>10}")
-        print()
-    for w in workloads_of(order):
-        for p in policies_of(bench, w):
-            f = bench[(w, p)]
-            print(f"bench workload={w} policy={p}"
-                  f" access_ratio={f.get('access_ratio')}"
-                  f" promote_mbps={f.get('promote_mbps')}"
-                  f" demote_mbps={f.get('demote_mbps')}"
-                  f" settle_ms={f.get('settle_ms')}")
+def limits_of(bench):
+    return sorted({k[2] for k in bench}, key=lambda x: num({"x": x}, "x"))
+
+
+def widths_of(cfg, bench):
+    """The field widths, the kernel's first (as benchcfg lists them)."""
+    listed = [b for b in cfg.get("time_bits", "").split(",") if b]
+    seen = {k[3] for k in bench}
+    return [b for b in listed if b in seen] + sorted(seen - set(listed))
+
+
+def points(bench, w, p, bits):
+    """(promote MB/s, access ratio, limit) of a policy at each limit."""
+    return [(num(f, "promote_mbps"), num(f, "access_ratio"), k[2])
+            for k, f in sorted(bench.items(),
+                               key=lambda kv: num({"x": kv[0][2]}, "x"))
+            if k[0] == w and k[1] == p and k[3] == bits]
+
+
+def print_tables(cfg, bench, order):
+    limits = limits_of(bench)
+    for bits in widths_of(cfg, bench):
+        for w in workloads_of(order):
+            print(f"workload {w}, access time field {bits} bits:"
+                  " access ratio / promote MB/s at each rate limit")
+            head = "".join(f" {'limit ' + lim + ' MB/s':>17}"
+                           for lim in limits)
+            print(f"  {'policy':<11}{head} {'settle ms':>10}")
+            for p in policies_of(order, w):
+                cells = []
+                settle = "-"
+                for lim in limits:
+                    f = bench.get((w, p, lim, bits))
+                    if not f:
+                        cells.append(f" {'':>17}")
+                        continue
+                    cells.append(f" {f['access_ratio']:>8} /"
+                                 f"{f['promote_mbps']:>7}")
+                    if lim == limits[0] and f.get("settle_ms") != "na":
+                        settle = f.get("settle_ms", "-")
+                print(f"  {p:<11}{''.join(cells)} {settle:>10}")
+            print()
+    for key in sorted(bench, key=lambda k: (workloads_of(order).index(k[0]),
+                                            policy_rank(k[1]),
+                                            num({"x": k[2]}, "x"), k[3])):
+        f = bench[key]
+        print(f"bench workload={key[0]} policy={key[1]}"
+              f" limit_mbps={key[2]}"
+              f" access_ratio={f.get('access_ratio')}"
+              f" promote_mbps={f.get('promote_mbps')}"
+              f" demote_mbps={f.get('demote_mbps')}"
+              f" time_bits={key[3]} settle_ms={f.get('settle_ms')}")
     print()
 
 
-def print_targets(cfg, bench):
-    """The issue's targets, reported; the suite asserts weaker ones."""
-    limit = num(cfg, "rate_limit_mbps")
-    print("targets (from the issue; reported, not asserted):")
-    base = bench.get(("gauss", "base"))
-    auto = bench.get(("gauss", "autoadjust"))
-    if base and auto and num(base, "promote_mbps") > 0:
+def frontier(pts, traffic):
+    """The best access ratio a policy's curve reaches at @traffic MB/s.
+
+    Its points (one per rate limit) and the segments between them, as
+    alternating two limits would reach; -inf below its least traffic.
+    """
+    best = float("-inf")
+    pts = sorted(pts)
+    for i, (t, r, _) in enumerate(pts):
+        if t <= traffic:
+            best = max(best, r)
+        for t2, r2, _ in pts[i + 1:]:
+            if t <= traffic <= t2 and t2 > t:
+                best = max(best, r + (r2 - r) * (traffic - t) / (t2 - t))
+    return best
+
+
+def target_traffic(bench, bits):
+    """(1) the seeds' algorithm: 75% less traffic than base, at a limit
+    where base promotes over four times the limit."""
+    ok = False
+    lines = []
+    for lim in limits_of(bench):
+        base = bench.get(("gauss", "base", lim, bits))
+        auto = bench.get(("gauss", "autoadjust", lim, bits))
+        if not base or not auto:
+            continue
+        if num(base, "promote_mbps") <= 4 * num({"x": lim}, "x"):
+            continue
         less = 100 * (1 - num(auto, "promote_mbps") /
                       num(base, "promote_mbps"))
-        ok = less >= 75 and (num(auto, "access_ratio") >=
-                             num(base, "access_ratio"))
-        print(f"  gauss: autoadjust promotes {less:.1f}% less than base"
-              f" (target >= 75%) at access ratio"
-              f" {auto['access_ratio']} vs {base['access_ratio']}"
-              f" (target >=): {'met' if ok else 'NOT met'}")
-    else:
-        print("  gauss: autoadjust vs base: no data")
+        good = less >= 75 and (num(auto, "access_ratio") >=
+                               num(base, "access_ratio"))
+        ok = ok or good
+        lines.append(f"limit {lim} MB/s: base {base['promote_mbps']} MB/s,"
+                     f" autoadjust {less:.1f}% less, access ratio"
+                     f" {auto['access_ratio']} vs {base['access_ratio']}")
+    if not lines:
+        return None, "no limit where base promotes over 4x the limit"
+    return ok, "; ".join(lines)
+
+
+def target_ceiling(bench, bits, default):
+    """(2) the default at >= 95% of the static ceiling on gauss and zipf,
+    promoting no more than the limit."""
+    ok = True
+    lines = []
     for w in ("gauss", "zipf"):
-        oracle = bench.get((w, "oracle"))
-        cands = [(num(f, "access_ratio"), p) for (ww, p), f in bench.items()
-                 if ww == w and p != "oracle" and
-                 num(f, "promote_mbps") <= limit]
-        if not oracle or not cands or num(oracle, "access_ratio") <= 0:
-            print(f"  {w}: best policy within the rate limit: no data")
+        best = None
+        for lim in limits_of(bench):
+            f = bench.get((w, default, lim, bits))
+            ceil = bench.get((w, "static", lim, bits))
+            if not f or not ceil or num(ceil, "access_ratio") <= 0:
+                continue
+            if num(f, "promote_mbps") > num({"x": lim}, "x"):
+                continue
+            share = 100 * num(f, "access_ratio") / num(ceil, "access_ratio")
+            if best is None or share > best[0]:
+                best = (share, lim)
+        if best is None:
+            ok = False
+            lines.append(f"{w}: never within its limit")
             continue
-        ratio, best = max(cands)
-        share = 100 * ratio / num(oracle, "access_ratio")
-        print(f"  {w}: best policy promoting <= {cfg.get('rate_limit_mbps')}"
-              f" MB/s is {best}, access ratio {ratio:.3f} ="
-              f" {share:.1f}% of the oracle's (target >= 95%):"
-              f" {'met' if share >= 95 else 'NOT met'}")
+        ok = ok and best[0] >= 95
+        lines.append(f"{w}: {best[0]:.1f}% at {best[1]} MB/s")
+    return ok, "; ".join(lines)
+
+
+def target_curve(bench, order, bits, default):
+    """(3) the default on or above every peer's ratio-vs-traffic curve on
+    at least 3 of the 4 workloads."""
+    won = 0
+    lines = []
+    for w in workloads_of(order):
+        mine = points(bench, w, default, bits)
+        if not mine:
+            continue
+        beaten = []
+        for p in policies_of(order, w):
+            if p in (default,) + CEILINGS:
+                continue
+            for t, r, lim in points(bench, w, p, bits):
+                if frontier(mine, t) < r:
+                    beaten.append(f"{p}@{lim}")
+                    break
+        won += not beaten
+        lines.append(f"{w}: " + ("on or above every peer" if not beaten
+                                 else "below " + " ".join(beaten)))
+    return won >= 3, f"{won} of {len(workloads_of(order))}: " + \
+        "; ".join(lines)
+
+
+def print_targets(cfg, bench, order):
+    """The issue's targets, reported; the suite asserts weaker ones."""
+    widths = widths_of(cfg, bench)
+    if not widths:
+        return
+    bits = widths[0]
+    default = cfg.get("default_policy", "autoadjust")
+    print(f"targets (reported, not asserted; access time field {bits} bits,"
+          f" the shipped default policy is {default}):")
+    for n, (ok, why) in enumerate((target_traffic(bench, bits),
+                                   target_ceiling(bench, bits, default),
+                                   target_curve(bench, order, bits,
+                                                default)), 1):
+        verdict = "no data" if ok is None else "met" if ok else "missed"
+        print(f"  target {n}: {verdict}: {why}")
+    print("targets 2 and 3 with each online policy as the default:")
+    for p in sorted({k[1] for k in bench}, key=policy_rank):
+        if p in CEILINGS:
+            continue
+        ok2, why2 = target_ceiling(bench, bits, p)
+        ok3, why3 = target_curve(bench, order, bits, p)
+        print(f"  {p}: target 2 {'met' if ok2 else 'missed'} ({why2});"
+              f" target 3 {'met' if ok3 else 'missed'}"
+              f" ({why3.split(':')[0]})")
     print()
 
 
-def plot_matplotlib(series, bench, order, png):
+def plot_tradeoff(plt, cfg, bench, order, ax_row):
+    bits = widths_of(cfg, bench)[0]
+    for ax, w in zip(ax_row, workloads_of(order)):
+        for p in policies_of(order, w):
+            pts = points(bench, w, p, bits)
+            if not pts:
+                continue
+            if p in CEILINGS:
+                ax.axhline(pts[0][1], linestyle="--", linewidth=1,
+                           label=f"{p} ceiling", color="grey"
+                           if p == "static" else "black")
+                continue
+            uniq = sorted({(t, r) for t, r, _ in pts})
+            ax.plot([t for t, _ in uniq], [r for _, r in uniq],
+                    marker="o", label=p)
+        ax.set_title(w)
+        ax.set_xlabel("promote MB/s")
+        ax.set_ylabel("access ratio")
+    ax_row[0].legend(fontsize="small")
+    del plt
+
+
+def plot_matplotlib(cfg, series, bench, order, png):
     import matplotlib  # pylint: disable=import-outside-toplevel
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
 
     works = workloads_of(order)
+    fig, axes = plt.subplots(1, len(works), figsize=(4 * len(works), 4),
+                             squeeze=False)
+    plot_tradeoff(plt, cfg, bench, order, axes[0])
+    fig.tight_layout()
+    fig.savefig(png, dpi=100)
+    plt.close(fig)
+
+    if not series:
+        return
     fig, axes = plt.subplots(len(works), 2, figsize=(12, 3 * len(works)),
                              squeeze=False, sharex=True)
     for row, w in enumerate(works):
-        for p in policies_of(bench, w):
+        for p in policies_of(order, w):
             pts = sorted(series.get((w, p), {}).items())
             if not pts:
                 continue
@@ -210,49 +366,54 @@ def plot_matplotlib(series, bench, order, png):
         axes[row][1].set_ylabel("promote MB/s")
         axes[row][0].set_ylim(0, 1)
     for col in (0, 1):
-        axes[-1][col].set_xlabel("virtual time (s)")
+        axes[-1][col].set_xlabel(
+            f"virtual time (s), limit {cfg.get('series_limit_mbps', '?')}"
+            " MB/s")
     axes[0][1].legend(fontsize="small", ncol=2)
     fig.tight_layout()
-    fig.savefig(png, dpi=100)
+    fig.savefig(series_png(png), dpi=100)
     plt.close(fig)
 
 
-def plot_gnuplot(series, bench, order, png):
+def series_png(png):
+    return os.path.splitext(png)[0] + "-ts.png"
+
+
+def plot_gnuplot(cfg, series, bench, order, png):
     """Write PNG.dat and PNG.gp and run gnuplot; False without it."""
     stem = os.path.splitext(png)[0]
     dat, gp = stem + ".dat", stem + ".gp"
     works = workloads_of(order)
+    bits = widths_of(cfg, bench)[0]
     blocks = []
     with open(dat, "w", encoding="utf-8") as f:
         for w in works:
-            for p in policies_of(bench, w):
-                pts = sorted(series.get((w, p), {}).items())
+            for p in policies_of(order, w):
+                pts = sorted({(t, r) for t, r, _ in
+                              points(bench, w, p, bits)})
                 if not pts:
                     continue
                 f.write(f"# {w} {p}\n")
-                for ms, fields in pts:
-                    f.write(f"{ms / 1000} {fields['access_ratio']}"
-                            f" {fields['promote_mbps']}\n")
+                for t, r in pts:
+                    f.write(f"{t} {r}\n")
                 f.write("\n\n")
                 blocks.append((w, p, len(blocks)))
     with open(gp, "w", encoding="utf-8") as f:
-        f.write(f"set terminal pngcairo size 1200,{300 * len(works)}\n"
+        f.write(f"set terminal pngcairo size {400 * len(works)},400\n"
                 if gnuplot_has_cairo() else
-                f"set terminal png size 1200,{300 * len(works)}\n")
+                f"set terminal png size {400 * len(works)},400\n")
         f.write(f"set output '{png}'\n")
-        f.write(f"set multiplot layout {len(works)},2\n")
-        f.write("set key outside right font ',8'\n")
+        f.write(f"set multiplot layout 1,{len(works)}\n")
+        f.write("set key bottom right font ',8'\n")
+        f.write("set xlabel 'promote MB/s'\nset ylabel 'access ratio'\n")
         for w in works:
             mine = [(p, i) for ww, p, i in blocks if ww == w]
-            for col, label in ((2, "access ratio"), (3, "promote MB/s")):
-                f.write(f"set title '{w}: {label}'\n")
-                f.write("set xlabel 'virtual time (s)'\n")
-                f.write("set yrange [0:1]\n" if col == 2 else
-                        "set autoscale y\n")
-                plots = [f"'{dat}' index {i} using 1:{col} with lines"
-                         f" title '{p}'" for p, i in mine]
-                f.write("plot " + ", \\\n     ".join(plots) + "\n")
+            f.write(f"set title '{w}'\n")
+            plots = [f"'{dat}' index {i} using 1:2 with linespoints"
+                     f" title '{p}'" for p, i in mine]
+            f.write("plot " + ", \\\n     ".join(plots) + "\n")
         f.write("unset multiplot\n")
+    del series
     if not shutil.which("gnuplot"):
         print(f"bench-report: no matplotlib and no gnuplot: wrote {gp},"
               " not the plot")
@@ -284,22 +445,21 @@ def main():
         print("bench-report: no 'bench workload=' line in the log")
         return 1
     if cfg:
-        print("config: " + " ".join(f"{k}={v}" for k, v in cfg.items()))
+        print("config: " + " ".join(f"{k}={v}" for k, v in cfg.items()
+                                    if k not in ("workload", "run_ms")))
         print()
-    print_tables(bench, order)
-    print_targets(cfg, bench)
+    print_tables(cfg, bench, order)
+    print_targets(cfg, bench, order)
 
-    if not series:
-        print("bench-report: no 'benchts' line: no plot")
-        return 0
     png = os.path.abspath(args.output)
     os.makedirs(os.path.dirname(png), exist_ok=True)
     if have_matplotlib():
-        plot_matplotlib(series, bench, order, png)
-        print(f"bench-report: plot {png} (matplotlib)")
-    elif plot_gnuplot(series, bench, order, png):
+        plot_matplotlib(cfg, series, bench, order, png)
+        print(f"bench-report: plots {png} and {series_png(png)}"
+              " (matplotlib)")
+    elif plot_gnuplot(cfg, series, bench, order, png):
         print(f"bench-report: plot {png} (gnuplot,"
-              f" script {os.path.splitext(png)[0]}.gp)")
+              f" script {os.path.splitext(png)[0]}.gp; no time series)")
     return 0
 
 
