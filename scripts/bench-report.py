@@ -145,7 +145,10 @@ def limits_of(bench):
 
 def widths_of(cfg, bench):
     """The field widths, the kernel's first (as benchcfg lists them)."""
-    listed = [b for b in cfg.get("time_bits", "").split(",") if b]
+    listed = []
+    for b in cfg.get("time_bits", "").split(","):
+        if b and b not in listed:
+            listed.append(b)
     seen = {k[3] for k in bench}
     return [b for b in listed if b in seen] + sorted(seen - set(listed))
 
@@ -194,11 +197,16 @@ def print_tables(cfg, bench, order):
     print()
 
 
+# Ratios are printed in thousandths: closer than this is "on" a curve.
+RATIO_TOLERANCE = 0.001
+
+
 def frontier(pts, traffic):
     """The best access ratio a policy's curve reaches at @traffic MB/s.
 
-    Its points (one per rate limit) and the segments between them, as
-    alternating two limits would reach; -inf below its least traffic.
+    The upper hull of its points (one per rate limit) and the segments
+    between any two, as alternating two limits would reach, at @traffic
+    or less; -inf below its least traffic, where the curve says nothing.
     """
     best = float("-inf")
     pts = sorted(pts)
@@ -271,17 +279,36 @@ def target_curve(bench, order, bits, default):
         mine = points(bench, w, default, bits)
         if not mine:
             continue
+        leftmost = min(mine)[1]
         beaten = []
+        undecided = []
         for p in policies_of(order, w):
             if p in (default,) + CEILINGS:
                 continue
+            seen = set()
             for t, r, lim in points(bench, w, p, bits):
-                if frontier(mine, t) < r:
+                # A limit that does not bind repeats the same point.
+                if (t, r) in seen:
+                    continue
+                seen.add((t, r))
+                mine_at = frontier(mine, t)
+                if mine_at == float("-inf"):
+                    # Less traffic than any of the default's points: a
+                    # better ratio there is above its curve; a worse one
+                    # is where the curve says nothing.
+                    if r > leftmost + RATIO_TOLERANCE:
+                        beaten.append(f"{p}@{lim}")
+                    else:
+                        undecided.append(f"{p}@{lim}")
+                elif r > mine_at + RATIO_TOLERANCE:
                     beaten.append(f"{p}@{lim}")
-                    break
-        won += not beaten
-        lines.append(f"{w}: " + ("on or above every peer" if not beaten
-                                 else "below " + " ".join(beaten)))
+        won += not beaten and not undecided
+        verdict = "on or above every peer" if not beaten else \
+            "below " + " ".join(beaten)
+        if undecided:
+            verdict += "; left of its curve, undecided: " + \
+                " ".join(undecided)
+        lines.append(f"{w}: {verdict}")
     return won >= 3, f"{won} of {len(workloads_of(order))}: " + \
         "; ".join(lines)
 
