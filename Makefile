@@ -170,7 +170,7 @@ mutants: deps
 		$(MUTANTS_ARGS)
 
 # Stock 6.12 and the patched kernel side by side (docs/compare.rst).
-# Not in make test: about 2 min a boot, COMPARE_REPS boots each.
+# Not in make test: about 35 s a boot, COMPARE_REPS boots each.
 stock-kernel: deps
 	@$(REPO)/scripts/prepare-tree.sh $(REPO) $(STOCK_KSRC) stock
 	@mkdir -p $(OUT)/compare
