@@ -2,7 +2,8 @@
 /*
  * KUnit suite memtier_latency: the scan time stored in last_cpupid bits
  * and the hint-fault latency computed from it, for every field width
- * from 8 to 22 bits and across wrap-around.
+ * from 8 to 22 bits and across wrap-around; and the field's layout: the
+ * time below one bit that remembers a hot hint fault.
  */
 #include <kunit/test.h>
 #include <linux/memtier_promote.h>
@@ -137,11 +138,97 @@ static void memtier_latency_threshold_edge(struct kunit *test)
 			1000u);
 }
 
+/*
+ * The field at the e2e kernel's width, 14 bits, worked by hand: 13 time
+ * bits, and 0x2000 set when the last hint fault was not hot.
+ */
+static void memtier_latency_field_worked(struct kunit *test)
+{
+	/* 5000 ms = 0x1388; 13000 ms = 0x32c8, wraps to 0x12c8 in 13 bits. */
+	KUNIT_EXPECT_EQ(test, memtier_access_field_fault(5000, 14, true),
+			0x1388u);
+	KUNIT_EXPECT_EQ(test, memtier_access_field_fault(5000, 14, false),
+			0x3388u);
+	KUNIT_EXPECT_EQ(test, memtier_access_field_fault(13000, 14, true),
+			0x12c8u);
+	/* A scan keeps the bit, whichever it is, and takes its own time. */
+	KUNIT_EXPECT_EQ(test, memtier_access_field_scan(0x1388, 6001, 14),
+			0x1771u);
+	KUNIT_EXPECT_EQ(test, memtier_access_field_scan(0x3388, 6001, 14),
+			0x3771u);
+	/* Fresh and migrated folios: all ones, no hot fault behind them. */
+	KUNIT_EXPECT_EQ(test, memtier_access_field_scan(0x3fff, 6001, 14),
+			0x3771u);
+	KUNIT_EXPECT_FALSE(test, memtier_access_field_hot(0x3fff, 14));
+	KUNIT_EXPECT_FALSE(test, memtier_access_field_hot(0x2000, 14));
+	KUNIT_EXPECT_TRUE(test, memtier_access_field_hot(0x1fff, 14));
+	KUNIT_EXPECT_EQ(test, memtier_access_field_time(0x3771, 14), 6001u);
+	/* 6001 + 997: the bit does not leak into the latency. */
+	KUNIT_EXPECT_EQ(test, memtier_access_field_latency(6998, 0x3771, 14),
+			997u);
+	KUNIT_EXPECT_EQ(test, memtier_access_field_latency(6998, 0x1771, 14),
+			997u);
+	/*
+	 * 12 bits: 11 time bits in 2 ms buckets, 0x800 the bit.  5001 ms is
+	 * bucket 2500 = 0x9c4, 0x1c4 in 11 bits, the time 904 ms modulo the
+	 * 4096 ms span; 999 ms later is bucket 3000: 500 buckets, 1000 ms.
+	 */
+	KUNIT_EXPECT_EQ(test, memtier_access_field_fault(5001, 12, false),
+			0x9c4u);
+	KUNIT_EXPECT_EQ(test, memtier_access_field_time(0x9c4, 12), 904u);
+	KUNIT_EXPECT_EQ(test, memtier_access_field_latency(6000, 0x1c4, 12),
+			1000u);
+}
+
+/*
+ * For one width: the bit survives any number of scans and only a fault
+ * sets or clears it; the time and latency are those of the time bits
+ * alone, one bit narrower than the field.
+ */
+static void memtier_latency_field_every_width(struct kunit *test)
+{
+	static const unsigned int times[] = {
+		0, 7, 4095, 0x12345, 0x7fffffff, 0xfffff00f, 0xffffffff,
+	};
+	unsigned int bits = *(const unsigned int *)test->param_value;
+	unsigned int tb = bits - 1, b = memtier_access_time_buckets(tb);
+	unsigned int flag = 1u << tb, tmask = flag - 1;
+	unsigned int i, h, f, t, scan, lat;
+
+	for (i = 0; i < ARRAY_SIZE(times); i++) {
+		t = times[i];
+		for (h = 0; h < 2; h++) {
+			f = memtier_access_field_fault(t, bits, h);
+			KUNIT_EXPECT_LT(test, (u64)f, 1ull << bits);
+			KUNIT_EXPECT_EQ(test, f & tmask, (t >> b) & tmask);
+			KUNIT_EXPECT_EQ(test, memtier_access_field_hot(f, bits),
+					(bool)h);
+			KUNIT_EXPECT_EQ(test, memtier_access_field_time(f, bits),
+					((t >> b) & tmask) << b);
+			/* Two scans later, 1337 ms on: the bit is kept. */
+			scan = t + 1337;
+			f = memtier_access_field_scan(f, t + 3, bits);
+			f = memtier_access_field_scan(f, scan, bits);
+			KUNIT_EXPECT_EQ(test, memtier_access_field_hot(f, bits),
+					(bool)h);
+			lat = memtier_access_field_latency(scan + 611, f, bits);
+			KUNIT_EXPECT_EQ(test, lat,
+					((((scan + 611) >> b) - (scan >> b)) &
+					 tmask) << b);
+		}
+		/* A fresh field, all ones, scanned: still not hot. */
+		f = memtier_access_field_scan(flag | tmask, t, bits);
+		KUNIT_EXPECT_FALSE(test, memtier_access_field_hot(f, bits));
+	}
+}
+
 static struct kunit_case memtier_latency_cases[] = {
 	KUNIT_CASE(memtier_latency_min_bits),
 	KUNIT_CASE_PARAM(memtier_latency_worked, latency_gen_params),
 	KUNIT_CASE_PARAM(memtier_latency_every_width, width_gen_params),
 	KUNIT_CASE_PARAM(memtier_latency_threshold_edge, width_gen_params),
+	KUNIT_CASE(memtier_latency_field_worked),
+	KUNIT_CASE_PARAM(memtier_latency_field_every_width, width_gen_params),
 	{}
 };
 

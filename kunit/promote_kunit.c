@@ -134,20 +134,25 @@ static void memtier_promote_reasons(struct kunit *test)
 		const char *name;
 		bool migrates;
 		enum memtier_promote_counter counter;
+		bool hot;
 	} table[] = {
 		{ MEMTIER_PROMOTE_TIERING_OFF, "tiering_off", false,
-		  MEMTIER_PROMOTE_COUNT_NONE },
+		  MEMTIER_PROMOTE_COUNT_NONE, false },
 		{ MEMTIER_PROMOTE_TOPTIER, "toptier", false,
-		  MEMTIER_PROMOTE_COUNT_NONE },
+		  MEMTIER_PROMOTE_COUNT_NONE, false },
+		/* Promoted for the free space, not found hot. */
 		{ MEMTIER_PROMOTE_BYPASS, "bypass", true,
-		  MEMTIER_PROMOTE_COUNT_CANDIDATE_NRL },
+		  MEMTIER_PROMOTE_COUNT_CANDIDATE_NRL, false },
 		{ MEMTIER_PROMOTE_HOT, "hot", true,
-		  MEMTIER_PROMOTE_COUNT_CANDIDATE },
+		  MEMTIER_PROMOTE_COUNT_CANDIDATE, true },
 		{ MEMTIER_PROMOTE_COLD, "cold", false,
-		  MEMTIER_PROMOTE_COUNT_NONE },
+		  MEMTIER_PROMOTE_COUNT_NONE, false },
 		/* Refused, yet a candidate: pgpromote_candidate counts it. */
 		{ MEMTIER_PROMOTE_RATELIMITED, "ratelimited", false,
-		  MEMTIER_PROMOTE_COUNT_CANDIDATE },
+		  MEMTIER_PROMOTE_COUNT_CANDIDATE, true },
+		/* Remembered only: not a candidate, not rate limited. */
+		{ MEMTIER_PROMOTE_FIRST_HOT, "first_hot", false,
+		  MEMTIER_PROMOTE_COUNT_NONE, true },
 	};
 	bool migrates;
 	int i;
@@ -163,6 +168,9 @@ static void memtier_promote_reasons(struct kunit *test)
 		KUNIT_EXPECT_EQ(test,
 				memtier_promote_reason_counter(table[i].reason),
 				table[i].counter);
+		KUNIT_EXPECT_EQ(test,
+				memtier_promote_reason_hot(table[i].reason),
+				table[i].hot);
 	}
 	KUNIT_EXPECT_EQ(test,
 			memtier_promote_reason_counter(NR_MEMTIER_PROMOTE_REASONS),
@@ -295,6 +303,143 @@ static void memtier_promote_thp_over_window_limit(struct kunit *test)
 	}
 	/* Windows begin at 1000, 2000, ... 9000; the first one was open. */
 	KUNIT_EXPECT_EQ(test, promoted, 9u);
+}
+
+/*
+ * MEMTIER_HOT_REPEAT: a hot fault is a candidate only after a hot one;
+ * the first is remembered, uncounted, and neither a cold fault nor a
+ * bypass needs one.
+ */
+static void memtier_promote_repeat_policy(struct kunit *test)
+{
+	static const struct {
+		unsigned int policy;
+		unsigned int latency;
+		bool last_hot;
+		bool free_space;
+		enum memtier_promote_reason reason;
+	} table[] = {
+		{ MEMTIER_HOT_REPEAT, 999, false, false,
+		  MEMTIER_PROMOTE_FIRST_HOT },
+		{ MEMTIER_HOT_REPEAT, 999, true, false, MEMTIER_PROMOTE_HOT },
+		{ MEMTIER_HOT_REPEAT, 1000, true, false, MEMTIER_PROMOTE_COLD },
+		{ MEMTIER_HOT_REPEAT, 1000, false, false, MEMTIER_PROMOTE_COLD },
+		{ MEMTIER_HOT_REPEAT, 3, false, true, MEMTIER_PROMOTE_BYPASS },
+		{ MEMTIER_HOT_REPEAT, 4000, false, true,
+		  MEMTIER_PROMOTE_BYPASS },
+		/* Mainline's policy ignores the previous fault. */
+		{ MEMTIER_HOT_LATENCY, 999, false, false, MEMTIER_PROMOTE_HOT },
+		{ MEMTIER_HOT_LATENCY, 999, true, false, MEMTIER_PROMOTE_HOT },
+		{ MEMTIER_HOT_LATENCY, 1000, true, false, MEMTIER_PROMOTE_COLD },
+		/* A value no policy has is mainline's. */
+		{ NR_MEMTIER_HOT_POLICIES, 7, false, false,
+		  MEMTIER_PROMOTE_HOT },
+	};
+	struct memtier_promote_tunables tun = mainline_defaults;
+	struct memtier_hint_fault f = { .mode = TIERING, .nr_pages = 3 };
+	struct promote_node *node;
+	unsigned long want;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(table); i++) {
+		node = new_node(test, 0);
+		tun.hot_policy = table[i].policy;
+		f.now_ms = 17 + i;
+		f.latency_ms = table[i].latency;
+		f.last_fault_hot = table[i].last_hot;
+		f.target_free_space_enough = table[i].free_space;
+		KUNIT_EXPECT_EQ_MSG(test, decide(node, &f, &tun),
+				    table[i].reason, "row %d", i);
+		want = table[i].reason == MEMTIER_PROMOTE_HOT ? 3 : 0;
+		KUNIT_EXPECT_EQ_MSG(test, node->nr_cand, want, "row %d", i);
+	}
+}
+
+/*
+ * At 1 MB/s, 256 pages a window: 340 pages fault hot once each, then the
+ * last 40 of them again, all in one window.  Mainline's policy spends
+ * the window on the first 256 and refuses the 40; MEMTIER_HOT_REPEAT
+ * counts none of the single faults and promotes the 40.
+ */
+static void memtier_promote_repeat_spares_limit(struct kunit *test)
+{
+	static const struct {
+		unsigned int policy;
+		unsigned int promoted;
+		unsigned int promoted_twice_hot;
+		unsigned long nr_cand;
+	} table[] = {
+		{ MEMTIER_HOT_LATENCY, 256, 0, 380 },
+		{ MEMTIER_HOT_REPEAT, 40, 40, 40 },
+	};
+	struct memtier_promote_tunables tun = mainline_defaults;
+	struct memtier_hint_fault f = {
+		.mode = TIERING, .latency_ms = 5, .nr_pages = 1,
+	};
+	unsigned int field[340], promoted, twice;
+	enum memtier_promote_reason r;
+	struct promote_node *node;
+	int i, k, p;
+	bool hot;
+
+	tun.rate_limit_mbps = 1;
+	for (k = 0; k < ARRAY_SIZE(table); k++) {
+		node = new_node(test, 0);
+		tun.hot_policy = table[k].policy;
+		for (i = 0; i < ARRAY_SIZE(field); i++)
+			field[i] = memtier_access_field_scan(0x3fff, 0, 14);
+		promoted = 0;
+		twice = 0;
+		for (i = 0; i < ARRAY_SIZE(field) + 40; i++) {
+			p = i < 340 ? i : i - 40;
+			f.now_ms = 100 + i;
+			f.last_fault_hot = memtier_access_field_hot(field[p], 14);
+			r = decide(node, &f, &tun);
+			hot = memtier_promote_reason_hot(r);
+			field[p] = memtier_access_field_fault(f.now_ms, 14,
+							      hot);
+			promoted += r == MEMTIER_PROMOTE_HOT;
+			twice += r == MEMTIER_PROMOTE_HOT && i >= 340;
+		}
+		KUNIT_EXPECT_EQ(test, promoted, table[k].promoted);
+		KUNIT_EXPECT_EQ(test, twice, table[k].promoted_twice_hot);
+		KUNIT_EXPECT_EQ(test, node->nr_cand, table[k].nr_cand);
+	}
+}
+
+/* The knob's names; anything else is refused. */
+static void memtier_promote_policy_names(struct kunit *test)
+{
+	static const struct {
+		const char *buf;
+		int policy;
+	} table[] = {
+		{ "latency", MEMTIER_HOT_LATENCY },
+		{ "latency\n", MEMTIER_HOT_LATENCY },
+		{ "repeat", MEMTIER_HOT_REPEAT },
+		{ "repeat\n", MEMTIER_HOT_REPEAT },
+		{ "", -EINVAL },
+		{ "\n", -EINVAL },
+		{ "repeatx", -EINVAL },
+		{ "repea", -EINVAL },
+		{ "Repeat", -EINVAL },
+		{ " latency", -EINVAL },
+		{ "latency repeat", -EINVAL },
+		{ "1", -EINVAL },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(table); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    memtier_hot_policy_parse(table[i].buf),
+				    table[i].policy, "\"%s\"", table[i].buf);
+	KUNIT_EXPECT_STREQ(test, memtier_hot_policy_name(MEMTIER_HOT_LATENCY),
+			   "latency");
+	KUNIT_EXPECT_STREQ(test, memtier_hot_policy_name(MEMTIER_HOT_REPEAT),
+			   "repeat");
+	KUNIT_EXPECT_NULL(test, memtier_hot_policy_name(NR_MEMTIER_HOT_POLICIES));
+	KUNIT_EXPECT_NULL(test, memtier_hot_policy_name(-1));
+	KUNIT_EXPECT_EQ(test, MEMTIER_HOT_LATENCY, 0);
 }
 
 static void memtier_promote_tiering_enabled_resets(struct kunit *test)
@@ -668,6 +813,9 @@ static struct kunit_case memtier_promote_cases[] = {
 	KUNIT_CASE(memtier_promote_bypass_resets_threshold),
 	KUNIT_CASE(memtier_promote_bypass_keeps_period),
 	KUNIT_CASE(memtier_promote_thp_over_window_limit),
+	KUNIT_CASE(memtier_promote_repeat_policy),
+	KUNIT_CASE(memtier_promote_repeat_spares_limit),
+	KUNIT_CASE(memtier_promote_policy_names),
 	KUNIT_CASE(memtier_promote_tiering_enabled_resets),
 	KUNIT_CASE(memtier_promote_ratelimited),
 	KUNIT_CASE(memtier_promote_uses_adjusted_threshold),

@@ -5,7 +5,8 @@
  * In tiering mode a page in a lower tier is promoted:
  *  - at once, when the target node has free space to spare (the bypass);
  *  - else when its hint-fault latency is below the node's adjusted hot
- *    threshold and the node's rate limit still has room.
+ *    threshold (with %MEMTIER_HOT_REPEAT, and its previous hint fault's
+ *    was too) and the node's rate limit still has room.
  *
  * Unlike mainline's decision, with tiering mode off a lower-tier page
  * is not promoted by the normal placement rules, bypass promotions are
@@ -20,6 +21,7 @@
 #include <linux/export.h>
 #include <linux/memtier_promote.h>
 #include <linux/sched/sysctl.h>
+#include <linux/string.h>
 
 /**
  * memtier_promote_state_init() - set up a target node's state
@@ -98,6 +100,12 @@ memtier_promote_decide(struct memtier_promote_state *state,
 				 limit, ref, tun->scan_period_max_ms);
 	if (fault->latency_ms >= memtier_threshold_current(&state->th, ref))
 		return MEMTIER_PROMOTE_COLD;
+	/*
+	 * One hot fault may be a single pass over the page: remembered, not
+	 * yet a candidate, so that it does not use up the rate limit.
+	 */
+	if (tun->hot_policy == MEMTIER_HOT_REPEAT && !fault->last_fault_hot)
+		return MEMTIER_PROMOTE_FIRST_HOT;
 
 	/* A hot page counts as a candidate, whether or not it passes. */
 	if (!memtier_ratelimit_allow(&state->rl, fault->now_ms,
@@ -150,6 +158,25 @@ memtier_promote_reason_counter(enum memtier_promote_reason reason)
 }
 EXPORT_SYMBOL_IF_KUNIT(memtier_promote_reason_counter);
 
+/**
+ * memtier_promote_reason_hot() - did the decision find the page hot?
+ * @reason: a result of memtier_promote_decide().
+ *
+ * The caller records it in the page's field with
+ * memtier_access_field_fault(), for %MEMTIER_HOT_REPEAT to read at the
+ * next hint fault.
+ *
+ * Return: true for %MEMTIER_PROMOTE_HOT, %MEMTIER_PROMOTE_RATELIMITED and
+ * %MEMTIER_PROMOTE_FIRST_HOT.
+ */
+bool memtier_promote_reason_hot(enum memtier_promote_reason reason)
+{
+	return reason == MEMTIER_PROMOTE_HOT ||
+	       reason == MEMTIER_PROMOTE_RATELIMITED ||
+	       reason == MEMTIER_PROMOTE_FIRST_HOT;
+}
+EXPORT_SYMBOL_IF_KUNIT(memtier_promote_reason_hot);
+
 static const char * const memtier_promote_reason_names[] = {
 	[MEMTIER_PROMOTE_TIERING_OFF] = "tiering_off",
 	[MEMTIER_PROMOTE_TOPTIER] = "toptier",
@@ -157,6 +184,7 @@ static const char * const memtier_promote_reason_names[] = {
 	[MEMTIER_PROMOTE_HOT] = "hot",
 	[MEMTIER_PROMOTE_COLD] = "cold",
 	[MEMTIER_PROMOTE_RATELIMITED] = "ratelimited",
+	[MEMTIER_PROMOTE_FIRST_HOT] = "first_hot",
 };
 
 /**
@@ -172,3 +200,34 @@ const char *memtier_promote_reason_name(enum memtier_promote_reason reason)
 	return memtier_promote_reason_names[reason];
 }
 EXPORT_SYMBOL_IF_KUNIT(memtier_promote_reason_name);
+
+static const char * const memtier_hot_policy_names[] = {
+	[MEMTIER_HOT_LATENCY] = "latency",
+	[MEMTIER_HOT_REPEAT] = "repeat",
+};
+
+/**
+ * memtier_hot_policy_parse() - a policy from what was written to the knob
+ * @buf: a policy's name, with or without a trailing newline.
+ *
+ * Return: the enum memtier_hot_policy named, or -EINVAL.
+ */
+int memtier_hot_policy_parse(const char *buf)
+{
+	return sysfs_match_string(memtier_hot_policy_names, buf);
+}
+EXPORT_SYMBOL_IF_KUNIT(memtier_hot_policy_parse);
+
+/**
+ * memtier_hot_policy_name() - a policy's name, as the knob shows it
+ * @policy: an enum memtier_hot_policy.
+ *
+ * Return: its name, or NULL when @policy is none.
+ */
+const char *memtier_hot_policy_name(unsigned int policy)
+{
+	if (policy >= ARRAY_SIZE(memtier_hot_policy_names))
+		return NULL;
+	return memtier_hot_policy_names[policy];
+}
+EXPORT_SYMBOL_IF_KUNIT(memtier_hot_policy_name);

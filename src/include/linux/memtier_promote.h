@@ -103,6 +103,95 @@ static inline unsigned int memtier_hint_fault_latency(unsigned int now_ms,
 	return (now_ms - last) & memtier_access_time_mask(bits);
 }
 
+/*
+ * The field as the kernel lays it out: the time in the low @bits - 1
+ * bits, and above it one bit that is clear when the page's last hint
+ * fault was hot, which the %MEMTIER_HOT_REPEAT policy reads.  Clear
+ * rather than set, because a new folio's field and that of a folio
+ * migrated between tiers are all ones (page_cpupid_reset_last(),
+ * folio_migrate_flags()): neither has a hot fault behind it.
+ */
+
+/**
+ * memtier_access_field_hot() - was the page's last hint fault hot?
+ * @field: the last_cpupid field.
+ * @bits: its width, 2 to 31 (LAST_CPUPID_SHIFT).
+ *
+ * Return: true when the fault that last wrote @field was hot.
+ */
+static inline bool memtier_access_field_hot(unsigned int field,
+					    unsigned int bits)
+{
+	return !(field & BIT(bits - 1));
+}
+
+/**
+ * memtier_access_field_scan() - the field after a scan
+ * @field: the field before the scan.
+ * @now_ms: the time of the scan.
+ * @bits: the width of the field, 2 to 31.
+ *
+ * The scan that makes the page inaccessible records its time and keeps
+ * what the last hint fault left.
+ *
+ * Return: the value to store with folio_xchg_last_cpupid().
+ */
+static inline unsigned int memtier_access_field_scan(unsigned int field,
+						     unsigned int now_ms,
+						     unsigned int bits)
+{
+	return memtier_access_time_encode(now_ms, bits - 1) |
+	       (field & BIT(bits - 1));
+}
+
+/**
+ * memtier_access_field_fault() - the field after a hint fault
+ * @now_ms: the time of the fault.
+ * @bits: the width of the field, 2 to 31.
+ * @hot: the fault was hot (memtier_promote_reason_hot()).
+ *
+ * Return: the value to store with folio_xchg_last_cpupid().
+ */
+static inline unsigned int memtier_access_field_fault(unsigned int now_ms,
+						      unsigned int bits,
+						      bool hot)
+{
+	return memtier_access_time_encode(now_ms, bits - 1) |
+	       (hot ? 0 : BIT(bits - 1));
+}
+
+/**
+ * memtier_access_field_time() - the time a field records
+ * @field: the field.
+ * @bits: its width, 2 to 31.
+ *
+ * Return: the time in ms, modulo the field's span, rounded down to its
+ * buckets.
+ */
+static inline unsigned int memtier_access_field_time(unsigned int field,
+						     unsigned int bits)
+{
+	return (field & (unsigned int)GENMASK(bits - 2, 0)) <<
+	       memtier_access_time_buckets(bits - 1);
+}
+
+/**
+ * memtier_access_field_latency() - time from the scan to a hint fault
+ * @now_ms: the time of the hint fault.
+ * @field: the field, as the scan left it.
+ * @bits: its width, 2 to 31.
+ *
+ * Return: memtier_hint_fault_latency() of the field's time.
+ */
+static inline unsigned int memtier_access_field_latency(unsigned int now_ms,
+							unsigned int field,
+							unsigned int bits)
+{
+	return memtier_hint_fault_latency(now_ms,
+					  field & (unsigned int)GENMASK(bits - 2, 0),
+					  bits - 1);
+}
+
 /* ---------------------------------------------------------------------
  * Free-space bypass (free_space.c)
  */
@@ -188,6 +277,8 @@ bool memtier_threshold_adjust(struct memtier_threshold *th,
  * @MEMTIER_PROMOTE_HOT: promoted: hot and within the rate limit.
  * @MEMTIER_PROMOTE_COLD: not promoted: latency at or above the threshold.
  * @MEMTIER_PROMOTE_RATELIMITED: not promoted: hot, over the rate limit.
+ * @MEMTIER_PROMOTE_FIRST_HOT: not promoted: hot, but the policy is
+ *	%MEMTIER_HOT_REPEAT and the page's previous hint fault was not.
  * @NR_MEMTIER_PROMOTE_REASONS: the number of reasons.
  */
 enum memtier_promote_reason {
@@ -197,6 +288,7 @@ enum memtier_promote_reason {
 	MEMTIER_PROMOTE_HOT,
 	MEMTIER_PROMOTE_COLD,
 	MEMTIER_PROMOTE_RATELIMITED,
+	MEMTIER_PROMOTE_FIRST_HOT,
 	NR_MEMTIER_PROMOTE_REASONS
 };
 
@@ -212,6 +304,22 @@ enum memtier_promote_counter {
 	MEMTIER_PROMOTE_COUNT_NONE,
 	MEMTIER_PROMOTE_COUNT_CANDIDATE,
 	MEMTIER_PROMOTE_COUNT_CANDIDATE_NRL,
+};
+
+/**
+ * enum memtier_hot_policy - which hint faults find a page hot
+ * @MEMTIER_HOT_LATENCY: one, with a latency below the threshold; the
+ *	mainline policy.
+ * @MEMTIER_HOT_REPEAT: two in a row, each with a latency below the
+ *	threshold: a page touched once after a scan, as a sequential pass
+ *	touches it, is not promoted, and fewer candidates compete for the
+ *	rate limit.
+ * @NR_MEMTIER_HOT_POLICIES: the number of policies.
+ */
+enum memtier_hot_policy {
+	MEMTIER_HOT_LATENCY,
+	MEMTIER_HOT_REPEAT,
+	NR_MEMTIER_HOT_POLICIES
 };
 
 /**
@@ -237,12 +345,15 @@ struct memtier_promote_state {
  * @scan_period_max_ms: numa_balancing/scan_period_max_ms, the
  *	threshold adjustment period.
  * @page_shift: PAGE_SHIFT.
+ * @hot_policy: debugfs numa_balancing/hot_page_policy, an
+ *	enum memtier_hot_policy; any other value is %MEMTIER_HOT_LATENCY.
  */
 struct memtier_promote_tunables {
 	unsigned int hot_threshold_ms;
 	unsigned int rate_limit_mbps;
 	unsigned int scan_period_max_ms;
 	unsigned int page_shift;
+	unsigned int hot_policy;
 };
 
 /**
@@ -251,7 +362,8 @@ struct memtier_promote_tunables {
  * @src_toptier: the page's node is top tier.
  * @target_free_space_enough: memtier_free_space_enough() for the target.
  * @now_ms: the time of the fault.
- * @latency_ms: memtier_hint_fault_latency() of the page.
+ * @latency_ms: memtier_access_field_latency() of the page.
+ * @last_fault_hot: memtier_access_field_hot() of the page.
  * @nr_pages: the folio's pages.
  * @nr_cand: the target node's candidate count before this fault, what
  *	%MEMTIER_PROMOTE_COUNT_CANDIDATE has counted so far; read only in
@@ -263,6 +375,7 @@ struct memtier_hint_fault {
 	bool target_free_space_enough;
 	unsigned int now_ms;
 	unsigned int latency_ms;
+	bool last_fault_hot;
 	unsigned long nr_pages;
 	unsigned long nr_cand;
 };
@@ -278,6 +391,9 @@ memtier_promote_decide(struct memtier_promote_state *state,
 bool memtier_promote_reason_migrates(enum memtier_promote_reason reason);
 enum memtier_promote_counter
 memtier_promote_reason_counter(enum memtier_promote_reason reason);
+bool memtier_promote_reason_hot(enum memtier_promote_reason reason);
 const char *memtier_promote_reason_name(enum memtier_promote_reason reason);
+int memtier_hot_policy_parse(const char *buf);
+const char *memtier_hot_policy_name(unsigned int policy);
 
 #endif /* _LINUX_MEMTIER_PROMOTE_H */
