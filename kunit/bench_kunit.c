@@ -11,12 +11,13 @@
  * in the slow tier after that.
  *
  * Every BENCH_SCAN_PERIOD_MS the NUMA balancing scanner marks each
- * slow-tier page PROT_NONE and stores the scan time in the access time
- * field with memtier_access_time_encode().  A page still marked is
+ * slow-tier page PROT_NONE and stores the scan time in the last_cpupid
+ * field with memtier_access_field_scan().  A page still marked is
  * skipped and keeps its older time, as change_prot_numa() skips a
  * PROT_NONE entry; fast-tier pages are not scanned.  The first access to
  * a marked page is a hint fault: it unmarks the page, and its latency,
- * memtier_hint_fault_latency(), goes to the policy.  A promotion into a
+ * memtier_access_field_latency(), goes to the policy; the library's
+ * policies record in the field whether the fault was hot.  A promotion into a
  * full fast tier first demotes the page chosen by a CLOCK (second chance)
  * hand over the fast tier, an approximation of the LRU; the access bit
  * is set on every fast-tier access.
@@ -77,10 +78,11 @@ static unsigned int bench_epoch_ms(unsigned int run_ms)
 #define BENCH_SCAN_PERIOD_MS	1000
 
 /*
- * The access time field: as wide as this kernel's last_cpupid field,
- * and the narrowest that keeps full resolution, 12 bits, whose 4 s span
- * makes a page idle for longer look recently scanned more often.  When
- * the two are the same, the second is not run again.
+ * The last_cpupid field: as wide as this kernel's, and 12 bits, mainline's
+ * smallest full-resolution width, which here leaves 11 time bits in 2 ms
+ * buckets (one bit remembers a hot fault) and a 4 s span that makes a
+ * page idle for longer look recently scanned more often.  When the two
+ * are the same, the second is not run again.
  */
 #if LAST_CPUPID_SHIFT
 #define BENCH_KERNEL_TIME_BITS	LAST_CPUPID_SHIFT
@@ -105,7 +107,7 @@ static const unsigned int bench_limits_mbps[] = { 1, 2, 4, 8 };
 
 /* The hot threshold: the default. */
 #define BENCH_HOT_THRESHOLD_MS	MEMTIER_HOT_THRESHOLD_DEFAULT_MS
-/* freq2 and auto2: the previous hint fault at most this long ago. */
+/* freq2: the previous hint fault at most this long ago. */
 #define BENCH_FREQ2_WINDOW_MS	(2 * BENCH_SCAN_PERIOD_MS)
 /* The policy the kernel selects by default. */
 #define BENCH_DEFAULT_POLICY	BENCH_AUTOADJUST
@@ -129,7 +131,7 @@ enum bench_policy {
 	BENCH_RATELIMIT,
 	BENCH_AUTOADJUST,
 	BENCH_FREQ2,
-	BENCH_AUTO2,
+	BENCH_REPEAT,
 	BENCH_STATIC,
 	BENCH_BELADY,
 	NR_BENCH_POLICIES
@@ -144,7 +146,7 @@ static const char * const bench_policy_names[] = {
 	[BENCH_RATELIMIT] = "ratelimit",
 	[BENCH_AUTOADJUST] = "autoadjust",
 	[BENCH_FREQ2] = "freq2",
-	[BENCH_AUTO2] = "auto2",
+	[BENCH_REPEAT] = "repeat",
 	[BENCH_STATIC] = "static",
 	[BENCH_BELADY] = "belady",
 };
@@ -159,7 +161,7 @@ static const unsigned int bench_policy_uses[] = {
 	[BENCH_RATELIMIT] = BENCH_USES_LIMIT | BENCH_USES_LATENCY,
 	[BENCH_AUTOADJUST] = BENCH_USES_LIMIT | BENCH_USES_LATENCY,
 	[BENCH_FREQ2] = 0,
-	[BENCH_AUTO2] = BENCH_USES_LIMIT | BENCH_USES_LATENCY,
+	[BENCH_REPEAT] = BENCH_USES_LIMIT | BENCH_USES_LATENCY,
 	[BENCH_STATIC] = 0,
 	[BENCH_BELADY] = 0,
 };
@@ -218,20 +220,20 @@ struct bench_trace {
 #define BP_FAST		BIT(1)	/* in the fast tier */
 #define BP_MARKED	BIT(2)	/* PROT_NONE since a scan: next access faults */
 #define BP_REF		BIT(3)	/* the access bit, for the CLOCK hand */
-#define BP_HIST		BIT(4)	/* freq2/auto2: @hist_ms is a hint fault */
+#define BP_HIST		BIT(4)	/* freq2: @hist_ms is a hint fault */
 
 /**
  * struct bench_page - one page of the working set
- * @hist_ms: freq2, auto2: the time of its last remembered hint fault.
+ * @hist_ms: freq2: the time of its last remembered hint fault.
  * @next: belady: the index of its next access.
- * @field: its access time field.
+ * @field: its last_cpupid field: memtier_access_field_*().
  * @slot: belady: its place in the heap of the fast tier.
  * @flags: BP_*.
  */
 struct bench_page {
 	u32 hist_ms;
 	u32 next;
-	u16 field;
+	u32 field;
 	u16 slot;
 	u8 flags;
 };
@@ -249,9 +251,9 @@ struct bench_page {
  *	belady a max-heap on &bench_page.next.
  * @nr_fast: the pages in the fast tier.
  * @hand: the CLOCK hand, a slot.
- * @state: autoadjust, auto2: the fast node's promotion state.
+ * @state: autoadjust, repeat: the fast node's promotion state.
  * @rl: ratelimit: its rate-limit window.
- * @nr_cand: ratelimit, autoadjust, auto2: the candidate count.
+ * @nr_cand: ratelimit, autoadjust, repeat: the candidate count.
  * @win_rl: the rate-limit window in use, NULL for none.
  * @win_start: the start of the window being counted.
  * @win_promoted: pages promoted as hot in that window.
@@ -522,8 +524,10 @@ static void bench_sim_init(struct bench_sim *sim,
 
 	if (policy == BENCH_RATELIMIT)
 		sim->win_rl = &sim->rl;
-	else if (policy == BENCH_AUTOADJUST || policy == BENCH_AUTO2)
+	else if (policy == BENCH_AUTOADJUST || policy == BENCH_REPEAT)
 		sim->win_rl = &sim->state.rl;
+	if (policy == BENCH_REPEAT)
+		sim->tun.hot_policy = MEMTIER_HOT_REPEAT;
 	if (sim->win_rl)
 		sim->win_start = sim->win_rl->window_start_ms;
 }
@@ -531,7 +535,6 @@ static void bench_sim_init(struct bench_sim *sim,
 /* Mark every slow-tier page not marked yet, with the scan time. */
 static void bench_scan(struct bench_sim *sim, unsigned int now)
 {
-	u16 field = memtier_access_time_encode(now, sim->time_bits);
 	unsigned int p;
 
 	for (p = 0; p < sim->tr->wl->nr_pages; p++) {
@@ -540,7 +543,8 @@ static void bench_scan(struct bench_sim *sim, unsigned int now)
 		if ((pg->flags & (BP_ALLOC | BP_FAST | BP_MARKED)) ==
 		    BP_ALLOC) {
 			pg->flags |= BP_MARKED;
-			pg->field = field;
+			pg->field = memtier_access_field_scan(pg->field, now,
+							      sim->time_bits);
 		}
 	}
 }
@@ -574,6 +578,8 @@ static void bench_promote(struct bench_sim *sim, unsigned int p,
 		victim = &sim->pages[sim->slot_page[slot]];
 		/* Migrated: mapped again, so unmarked until the next scan. */
 		victim->flags &= ~(BP_FAST | BP_REF | BP_HIST);
+		/* folio_migrate_flags(): a new tier, a field of all ones. */
+		victim->field = GENMASK(sim->time_bits - 1, 0);
 		sim->nr_demoted++;
 	}
 	sim->slot_page[slot] = p;
@@ -601,9 +607,13 @@ static void bench_window(struct bench_sim *sim, bool hot)
 	}
 }
 
-/* The seeds' full algorithm: the library decides. */
-static bool bench_autoadjust(struct bench_sim *sim, unsigned int now,
-			     unsigned int latency, bool room)
+/*
+ * The seeds' full algorithm, or with MEMTIER_HOT_REPEAT the kernel's
+ * other policy: the library decides, and the field remembers whether
+ * the fault was hot, as the kernel's fault path does.
+ */
+static bool bench_autoadjust(struct bench_sim *sim, struct bench_page *pg,
+			     unsigned int now, unsigned int latency, bool room)
 {
 	struct memtier_hint_fault fault = {
 		.mode = NUMA_BALANCING_MEMORY_TIERING,
@@ -611,6 +621,8 @@ static bool bench_autoadjust(struct bench_sim *sim, unsigned int now,
 		.target_free_space_enough = room,
 		.now_ms = now,
 		.latency_ms = latency,
+		.last_fault_hot = memtier_access_field_hot(pg->field,
+							   sim->time_bits),
 		.nr_pages = 1,
 		.nr_cand = sim->nr_cand,
 	};
@@ -621,6 +633,8 @@ static bool bench_autoadjust(struct bench_sim *sim, unsigned int now,
 	    MEMTIER_PROMOTE_COUNT_CANDIDATE)
 		sim->nr_cand++;
 	bench_window(sim, reason == MEMTIER_PROMOTE_HOT);
+	pg->field = memtier_access_field_fault(now, sim->time_bits,
+					       memtier_promote_reason_hot(reason));
 	return memtier_promote_reason_migrates(reason);
 }
 
@@ -645,7 +659,7 @@ static bool bench_decide(struct bench_sim *sim, struct bench_page *pg,
 {
 	/* The seeds' free-space bypass, kept by every policy. */
 	bool room = sim->nr_fast < BENCH_FAST_PAGES;
-	bool allow, hot;
+	bool allow;
 
 	switch (sim->policy) {
 	case BENCH_BASE:
@@ -663,19 +677,10 @@ static bool bench_decide(struct bench_sim *sim, struct bench_page *pg,
 		bench_window(sim, allow);
 		return allow;
 	case BENCH_AUTOADJUST:
-		return bench_autoadjust(sim, now, latency, room);
+	case BENCH_REPEAT:
+		return bench_autoadjust(sim, pg, now, latency, room);
 	case BENCH_FREQ2:
 		return bench_second_fault(pg, now, true) || room;
-	case BENCH_AUTO2:
-		/*
-		 * Two hot hint faults in a row, by the threshold in force;
-		 * only the second is a candidate for the library.
-		 */
-		hot = latency < memtier_threshold_current(&sim->state.th,
-							  sim->ref_ms);
-		if (!bench_second_fault(pg, now, hot) && !room)
-			return false;
-		return bench_autoadjust(sim, now, latency, room);
 	default:
 		return false;
 	}
@@ -689,6 +694,8 @@ static void bench_first_touch(struct bench_sim *sim, unsigned int p,
 	bool fast;
 
 	pg->flags |= BP_ALLOC;
+	/* page_cpupid_reset_last(): all ones. */
+	pg->field = GENMASK(sim->time_bits - 1, 0);
 	if (sim->policy == BENCH_STATIC)
 		fast = sim->tr->static_fast[phase][p];
 	else
@@ -842,7 +849,7 @@ static void bench_access(struct bench_sim *sim, unsigned int p,
 
 	pg->flags &= ~BP_MARKED;
 	sim->nr_faults++;
-	latency = memtier_hint_fault_latency(now, pg->field, sim->time_bits);
+	latency = memtier_access_field_latency(now, pg->field, sim->time_bits);
 	if (bench_decide(sim, pg, now, latency))
 		bench_promote(sim, p, b);
 }
@@ -1324,7 +1331,7 @@ static void memtier_bench_fast(struct kunit *test)
 			       BENCH_FAST_RUN_MS);
 	res = bench_sweep(test, tr,
 			  BIT(BENCH_BASE) | BIT(BENCH_RATELIMIT) |
-			  BIT(BENCH_AUTOADJUST) | BIT(BENCH_AUTO2) |
+			  BIT(BENCH_AUTOADJUST) | BIT(BENCH_REPEAT) |
 			  BIT(BENCH_STATIC) | BIT(BENCH_BELADY), false);
 	bench_check_ceilings(test, tr, res);
 	/* At 1 MB/s the limit binds: base promotes more than the rest. */

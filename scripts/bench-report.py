@@ -44,7 +44,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 KV = re.compile(r"(\w+)=(\S+)")
 LINE = re.compile(r"(?:^|[\s:])(benchcfg|benchts|bench)((?: \w+=\S+)+)\s*$")
 POLICY_ORDER = ("base", "threshold", "ratelimit", "autoadjust", "freq2",
-                "auto2", "static", "belady")
+                "repeat", "static", "belady")
 CEILINGS = ("static", "belady")
 
 
