@@ -384,6 +384,29 @@ machine_a() {
 	n=$(promoted_during "$DBG/sched/numa_balancing/hot_threshold_ms" 1000 "$slow" 0)
 	check "and 1000 ms promotes again (promoted $n)" test "$n" -gt 0
 
+	# hot_page_policy: mainline's rule by default; "repeat" waits for a
+	# second hot hint fault, one scan later, and still promotes.
+	f=$DBG/sched/numa_balancing/hot_page_policy
+	check "hot_page_policy: latency by default" \
+		eq "$(cat "$f")" "[latency] repeat"
+	check "hot_page_policy rejects repeatx" rejects "$f" repeatx
+	check "hot_page_policy rejects 'latency repeat'" rejects "$f" \
+		"latency repeat"
+	check "hot_page_policy rejects an empty write" rejects "$f" EMPTY
+	check "hot_page_policy rejects 1" rejects "$f" 1
+	echo repeat >"$f"
+	check "hot_page_policy: repeat selected" \
+		eq "$(cat "$f")" "latency [repeat]"
+	p0=$(vmstat pgpromote_success)
+	/tierwork promote 8 1 "$slow" 0 8 >/tmp/repeat.out
+	n=$(($(vmstat pgpromote_success) - p0))
+	echo latency >"$f"
+	check "repeat promotes a hot set (promoted $n)" test "$n" -gt 0
+	check "repeat: no data lost" \
+		grep -qx 'promote_bad_words 0' /tmp/repeat.out
+	check "hot_page_policy: latency again" \
+		eq "$(cat "$f")" "[latency] repeat"
+
 	# The other modes: 1 (NUMA balancing without tiering) leaves pages
 	# on the lower tier alone; 3 (both) promotes them.
 	run_mode 1 6
