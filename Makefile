@@ -29,6 +29,9 @@ SAN_BUILD	?= $(MEMTIER_CACHE)/e2e/build-san
 STOCK_KSRC	?= $(MEMTIER_CACHE)/stock/linux-6.12
 STOCK_BUILD	?= $(MEMTIER_CACHE)/stock/build-stock
 STOCK_BZIMAGE	:= $(STOCK_BUILD)/arch/x86/boot/bzImage
+# patches-check builds pristine 6.12 with the e2e configuration first and
+# keeps a copy of it here: stock 6.12 for make compare-fast.
+SERIES_STOCK_BZIMAGE := $(MEMTIER_CACHE)/series/stock-bzImage
 COMPARE_REPS	?= 3
 MUTANTS_KSRC	?= $(MEMTIER_CACHE)/mutants/linux-6.12
 MUTANTS_BUILD	?= $(MEMTIER_CACHE)/mutants/build-kunit
@@ -73,7 +76,7 @@ BENCH_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_BUILD) memtier_bench
 
 .PHONY: help deps tree kunit kunit-n6 e2e-tree kernel nonuma initramfs \
 	e2e sanitizers mutants run lint coverage patches patches-check bench \
-	stock-kernel compare test
+	stock-kernel compare compare-fast test
 
 help:
 	@echo "make kunit   build the KUnit kernel and run every memtier_ suite in QEMU"
@@ -89,6 +92,7 @@ help:
 	@echo "make patches   the upstream series with a cover letter, in out/patches"
 	@echo "make patches-check  build every step of that series; KUnit on the library patch"
 	@echo "make compare  stock 6.12 and the patched kernel on one machine, side by side"
+	@echo "make compare-fast  the same, one boot each, stock 6.12 from patches-check"
 	@echo "make bench   the promotion benchmark (suite memtier_bench): tables, plot in out/bench"
 	@echo "make test    everything CI runs (the README's test command)"
 	@echo "Cache: MEMTIER_CACHE=$(MEMTIER_CACHE)"
@@ -187,6 +191,24 @@ compare: stock-kernel kernel initramfs
 		-o $(OUT)/compare/compare.png $(OUT)/compare/results.txt | \
 		tee $(OUT)/compare/report.txt
 
+# One boot of each, in make test: it fails when a boot loses data or
+# misses a metric.  Stock 6.12 is the pristine kernel make patches-check
+# built (the same tree and configuration as make stock-kernel's), or
+# make stock-kernel's when patches-check has not run.
+compare-fast: kernel initramfs
+	@if [ -f $(SERIES_STOCK_BZIMAGE) ]; then \
+		stock=$(SERIES_STOCK_BZIMAGE); \
+	else \
+		$(MAKE) --no-print-directory stock-kernel || exit 1; \
+		stock=$(STOCK_BZIMAGE); \
+	fi; \
+	$(REPO)/scripts/timed.sh compare-fast $(REPO)/scripts/compare.sh \
+		$(REPO) $$stock $(BZIMAGE) $(INITRAMFS) $(OUT)/compare-fast 1 || \
+		exit 1; \
+	/usr/bin/python3 $(REPO)/scripts/compare-report.py \
+		$(OUT)/compare-fast/results.txt >$(OUT)/compare-fast/report.txt; \
+	rc=$$?; cat $(OUT)/compare-fast/report.txt; exit $$rc
+
 e2e: kernel initramfs
 	@$(REPO)/scripts/timed.sh e2e $(REPO)/kernel-integration/e2e/run-e2e.sh \
 		$(BZIMAGE) $(INITRAMFS) $(OUT)/e2e check $(E2E_MACHINES)
@@ -210,7 +232,7 @@ patches: e2e-tree
 
 patches-check: patches
 	@$(REPO)/scripts/timed.sh patches-check $(REPO)/scripts/patches-check.sh \
-		$(REPO) $(SERIES_KSRC) $(OUT)/patches
+		$(REPO) $(SERIES_KSRC) $(OUT)/patches $(SERIES_STOCK_BZIMAGE)
 
 bench: tree
 	@mkdir -p $(OUT)/bench
@@ -224,6 +246,7 @@ bench: tree
 # last line sums the stages: "test: N passed, N failed".
 # make kunit runs the suites at NODES_SHIFT=10, and make e2e (machine
 # k) as a module of the e2e kernel; make kunit-n6 at 64 nodes, by hand.
-TEST_STAGES = kunit coverage lint e2e sanitizers nonuma patches-check
+TEST_STAGES = kunit coverage lint e2e sanitizers nonuma patches-check \
+	compare-fast
 test: deps
 	@$(REPO)/scripts/run-tests.sh $(REPO) $(OUT)/test $(TEST_STAGES)

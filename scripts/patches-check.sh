@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# usage: patches-check.sh REPO WORKTREE PATCHDIR
+# usage: patches-check.sh REPO WORKTREE PATCHDIR [STOCK]
 # The two series that make-patches.sh left in WORKTREE (tag
 # series-tiers, HEAD the hot page series on top of it) and PATCHDIR:
 #  - each fix (a patch with a Fixes: tag) applies to pristine 6.12 on
@@ -11,6 +11,9 @@
 #    step that changes the library its KUnit suites run, as a module of
 #    that step's kernel;
 #  - checkpatch --strict on every patch of both series.
+# Pristine 6.12 is built first, with the e2e configuration: the fixes
+# then build incrementally, and STOCK, when given, gets a copy of that
+# kernel, stock 6.12 for make compare-fast.
 # The build directory sits beside WORKTREE as the e2e tree's does beside
 # it, so that with the Makefile's CCACHE_BASEDIR the series' last step,
 # the same tree and configuration as make kernel's, hits its objects.
@@ -19,6 +22,7 @@ set -u
 repo=$1
 wt=$2
 patchdir=$3
+stock=${4:-}
 build=$(dirname "$wt")/build-e2e
 kboot=$(dirname "$wt")/kunit-boot
 kinitrd=$kboot-initramfs.cpio
@@ -90,6 +94,14 @@ git -C "$wt" checkout -q --detach pristine || exit 1
 for p in $fixes; do
 	step applies_to_pristine "$p"
 done
+# Pristine 6.12 itself, kept as stock 6.12 when it builds.
+[ -z "$stock" ] || rm -f "$stock"
+if build_here; then
+	pass=$((pass + 1))
+	[ -z "$stock" ] || cp "$build/arch/x86/boot/bzImage" "$stock"
+else
+	fail=$((fail + 1))
+fi
 # The hot page series' fixes on pristine 6.12, in order.  The tiers
 # series' fix is its first patch, so it is built on pristine below.
 for p in $hot_fixes; do
