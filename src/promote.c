@@ -116,67 +116,6 @@ memtier_promote_decide(struct memtier_promote_state *state,
 }
 EXPORT_SYMBOL_IF_KUNIT(memtier_promote_decide);
 
-/**
- * memtier_promote_reason_migrates() - does the reason mean "promote"?
- * @reason: a result of memtier_promote_decide().
- *
- * Return: true for %MEMTIER_PROMOTE_BYPASS and %MEMTIER_PROMOTE_HOT.
- * %MEMTIER_PROMOTE_TOPTIER is false here: it hands the fault back to
- * the normal NUMA balancing placement.
- */
-bool memtier_promote_reason_migrates(enum memtier_promote_reason reason)
-{
-	return reason == MEMTIER_PROMOTE_BYPASS ||
-	       reason == MEMTIER_PROMOTE_HOT;
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_promote_reason_migrates);
-
-/**
- * memtier_promote_reason_counter() - where a decision is counted
- * @reason: a result of memtier_promote_decide().
- *
- * A hot page is a candidate whether or not the rate limit lets it
- * through, as mainline counts pgpromote_candidate; a free-space bypass
- * is counted apart, since the rate limit does not apply to it; nothing
- * else is counted.  The candidate count is the input the rate limit and
- * the threshold adjustment read back (&memtier_hint_fault.nr_cand).
- *
- * Return: the counter for the folio's pages.
- */
-enum memtier_promote_counter
-memtier_promote_reason_counter(enum memtier_promote_reason reason)
-{
-	switch (reason) {
-	case MEMTIER_PROMOTE_HOT:
-	case MEMTIER_PROMOTE_RATELIMITED:
-		return MEMTIER_PROMOTE_COUNT_CANDIDATE;
-	case MEMTIER_PROMOTE_BYPASS:
-		return MEMTIER_PROMOTE_COUNT_CANDIDATE_NRL;
-	default:
-		return MEMTIER_PROMOTE_COUNT_NONE;
-	}
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_promote_reason_counter);
-
-/**
- * memtier_promote_reason_hot() - did the decision find the page hot?
- * @reason: a result of memtier_promote_decide().
- *
- * The caller records it in the page's field with
- * memtier_access_field_fault(), for %MEMTIER_HOT_REPEAT to read at the
- * next hint fault.
- *
- * Return: true for %MEMTIER_PROMOTE_HOT, %MEMTIER_PROMOTE_RATELIMITED and
- * %MEMTIER_PROMOTE_FIRST_HOT.
- */
-bool memtier_promote_reason_hot(enum memtier_promote_reason reason)
-{
-	return reason == MEMTIER_PROMOTE_HOT ||
-	       reason == MEMTIER_PROMOTE_RATELIMITED ||
-	       reason == MEMTIER_PROMOTE_FIRST_HOT;
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_promote_reason_hot);
-
 static const char * const memtier_promote_reason_names[] = {
 	[MEMTIER_PROMOTE_TIERING_OFF] = "tiering_off",
 	[MEMTIER_PROMOTE_TOPTIER] = "toptier",

@@ -15,23 +15,6 @@
 #include <linux/memtier_promote.h>
 
 /**
- * memtier_mbps_to_pages() - a rate limit in pages per second
- * @mbps: the sysctl value in MB/s; 0 lets no candidate through, as in
- *	mainline.
- * @page_shift: PAGE_SHIFT.
- *
- * Computed in 64 bits: mainline's `rate_limit << (20 - PAGE_SHIFT)` on
- * an unsigned int overflowed for limits of 16 TB/s and more.
- *
- * Return: pages per second.
- */
-u64 memtier_mbps_to_pages(unsigned int mbps, unsigned int page_shift)
-{
-	return (u64)mbps << 20 >> page_shift;
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_mbps_to_pages);
-
-/**
  * memtier_ratelimit_init() - start the first window
  * @rl: the window.
  * @now_ms: the time.

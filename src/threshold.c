@@ -25,54 +25,6 @@
 #include <linux/time64.h>
 
 /**
- * memtier_threshold_unit() - one adjustment step
- * @ref_ms: the reference threshold.
- *
- * Return: 2 * @ref_ms / MEMTIER_THRESHOLD_ADJUST_STEPS, at least 1 ms.
- */
-unsigned int memtier_threshold_unit(unsigned int ref_ms)
-{
-	u64 unit = div_u64((u64)ref_ms * 2, MEMTIER_THRESHOLD_ADJUST_STEPS);
-
-	return max_t(u64, unit, 1);
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_threshold_unit);
-
-/**
- * memtier_threshold_max() - the highest adjusted threshold
- * @ref_ms: the reference threshold.
- *
- * Return: 2 * @ref_ms, saturated at UINT_MAX.
- */
-unsigned int memtier_threshold_max(unsigned int ref_ms)
-{
-	return min_t(u64, (u64)ref_ms * 2, UINT_MAX);
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_threshold_max);
-
-/**
- * memtier_threshold_current() - the threshold in force
- * @th: the node's threshold state.
- * @ref_ms: the reference threshold.
- *
- * An adjusted value is kept within the bounds of the current @ref_ms, so
- * that changing the knob takes effect at once.
- *
- * Return: the adjusted threshold, or @ref_ms when none is set.
- */
-unsigned int memtier_threshold_current(const struct memtier_threshold *th,
-				       unsigned int ref_ms)
-{
-	unsigned int cur = READ_ONCE(th->threshold_ms);
-
-	if (!cur)
-		return ref_ms;
-	return clamp(cur, memtier_threshold_unit(ref_ms),
-		     memtier_threshold_max(ref_ms));
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_threshold_current);
-
-/**
  * memtier_threshold_reset() - forget the adjustment, start a new period
  * @th: the node's threshold state.
  * @now_ms: the time.

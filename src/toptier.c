@@ -46,22 +46,3 @@ int memtier_top_tier_id(const struct memtier_registry *reg,
 	return lowest;
 }
 EXPORT_SYMBOL_IF_KUNIT(memtier_top_tier_id);
-
-/**
- * memtier_node_is_toptier() - is @node in a top tier?
- * @snap: the published snapshot.
- * @node: the node, any value.
- *
- * A node in no tier (CPU-only, absent) counts as top tier, as in
- * mainline: no page on it is a promotion candidate.
- *
- * Context: any, O(1); under rcu_read_lock() when @snap is published.
- * Return: true unless @node is a memory node below the top tier.
- */
-bool memtier_node_is_toptier(const struct memtier_snapshot *snap, int node)
-{
-	if (node < 0 || node >= snap->nr_nodes)
-		return true;
-	return !node_isset(node, snap->not_toptier);
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_node_is_toptier);

@@ -220,7 +220,28 @@ int memtier_tier_to_chunk(int id, int dram_adistance, unsigned int chunk_bits,
 
 int memtier_top_tier_id(const struct memtier_registry *reg,
 			const struct memtier_topology *topo);
-bool memtier_node_is_toptier(const struct memtier_snapshot *snap, int node);
+
+/**
+ * memtier_node_is_toptier() - is @node in a top tier?
+ * @snap: the published snapshot.
+ * @node: the node, any value.
+ *
+ * A node in no tier (CPU-only, absent) counts as top tier, as in
+ * mainline: no page on it is a promotion candidate.
+ *
+ * Inline: the NUMA balancing scan asks for every page it makes
+ * inaccessible, and the hint fault path asks again.
+ *
+ * Context: any, O(1); under rcu_read_lock() when @snap is published.
+ * Return: true unless @node is a memory node below the top tier.
+ */
+static inline bool
+memtier_node_is_toptier(const struct memtier_snapshot *snap, int node)
+{
+	if (node < 0 || node >= snap->nr_nodes)
+		return true;
+	return !node_isset(node, snap->not_toptier);
+}
 
 /* ---------------------------------------------------------------------
  * The registry with its published snapshot (state.c)

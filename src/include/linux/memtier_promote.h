@@ -18,6 +18,7 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/limits.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 
 /* Mainline's defaults. */
@@ -228,7 +229,23 @@ struct memtier_ratelimit {
 	unsigned long window_start_cand;
 };
 
-u64 memtier_mbps_to_pages(unsigned int mbps, unsigned int page_shift);
+/**
+ * memtier_mbps_to_pages() - a rate limit in pages per second
+ * @mbps: the sysctl value in MB/s; 0 lets no candidate through, as in
+ *	mainline.
+ * @page_shift: PAGE_SHIFT.
+ *
+ * Computed in 64 bits: mainline's `rate_limit << (20 - PAGE_SHIFT)` on
+ * an unsigned int overflowed for limits of 16 TB/s and more.
+ *
+ * Return: pages per second.
+ */
+static inline u64 memtier_mbps_to_pages(unsigned int mbps,
+					unsigned int page_shift)
+{
+	return (u64)mbps << 20 >> page_shift;
+}
+
 void memtier_ratelimit_init(struct memtier_ratelimit *rl, unsigned int now_ms,
 			    unsigned long nr_cand);
 bool memtier_ratelimit_allow(struct memtier_ratelimit *rl,
@@ -251,10 +268,55 @@ struct memtier_threshold {
 	unsigned long period_start_cand;
 };
 
-unsigned int memtier_threshold_unit(unsigned int ref_ms);
-unsigned int memtier_threshold_max(unsigned int ref_ms);
-unsigned int memtier_threshold_current(const struct memtier_threshold *th,
-				       unsigned int ref_ms);
+/* The three below are inline: each hint fault reads the threshold. */
+
+/**
+ * memtier_threshold_unit() - one adjustment step
+ * @ref_ms: the reference threshold.
+ *
+ * Return: 2 * @ref_ms / MEMTIER_THRESHOLD_ADJUST_STEPS, at least 1 ms.
+ */
+static inline unsigned int memtier_threshold_unit(unsigned int ref_ms)
+{
+	/* 2 * ref / steps, without the doubling that could overflow. */
+	unsigned int unit = ref_ms / (MEMTIER_THRESHOLD_ADJUST_STEPS / 2);
+
+	return unit ? unit : 1;
+}
+
+/**
+ * memtier_threshold_max() - the highest adjusted threshold
+ * @ref_ms: the reference threshold.
+ *
+ * Return: 2 * @ref_ms, saturated at UINT_MAX.
+ */
+static inline unsigned int memtier_threshold_max(unsigned int ref_ms)
+{
+	return min_t(u64, (u64)ref_ms * 2, UINT_MAX);
+}
+
+/**
+ * memtier_threshold_current() - the threshold in force
+ * @th: the node's threshold state.
+ * @ref_ms: the reference threshold.
+ *
+ * An adjusted value is kept within the bounds of the current @ref_ms, so
+ * that changing the knob takes effect at once.
+ *
+ * Return: the adjusted threshold, or @ref_ms when none is set.
+ */
+static inline unsigned int
+memtier_threshold_current(const struct memtier_threshold *th,
+			  unsigned int ref_ms)
+{
+	unsigned int cur = READ_ONCE(th->threshold_ms);
+
+	if (!cur)
+		return ref_ms;
+	return clamp(cur, memtier_threshold_unit(ref_ms),
+		     memtier_threshold_max(ref_ms));
+}
+
 void memtier_threshold_reset(struct memtier_threshold *th,
 			     unsigned int now_ms, unsigned long nr_cand);
 bool memtier_threshold_adjust(struct memtier_threshold *th,
@@ -388,12 +450,70 @@ enum memtier_promote_reason
 memtier_promote_decide(struct memtier_promote_state *state,
 		       const struct memtier_hint_fault *fault,
 		       const struct memtier_promote_tunables *tun);
-bool memtier_promote_reason_migrates(enum memtier_promote_reason reason);
-enum memtier_promote_counter
-memtier_promote_reason_counter(enum memtier_promote_reason reason);
-bool memtier_promote_reason_hot(enum memtier_promote_reason reason);
 const char *memtier_promote_reason_name(enum memtier_promote_reason reason);
 int memtier_hot_policy_parse(const char *buf);
 const char *memtier_hot_policy_name(unsigned int policy);
+
+/* Inline, as the fault path acts on each decision with these three. */
+
+/**
+ * memtier_promote_reason_migrates() - does the reason mean "promote"?
+ * @reason: a result of memtier_promote_decide().
+ *
+ * Return: true for %MEMTIER_PROMOTE_BYPASS and %MEMTIER_PROMOTE_HOT.
+ * %MEMTIER_PROMOTE_TOPTIER is false here: it hands the fault back to
+ * the normal NUMA balancing placement.
+ */
+static inline bool
+memtier_promote_reason_migrates(enum memtier_promote_reason reason)
+{
+	return reason == MEMTIER_PROMOTE_BYPASS ||
+	       reason == MEMTIER_PROMOTE_HOT;
+}
+
+/**
+ * memtier_promote_reason_counter() - where a decision is counted
+ * @reason: a result of memtier_promote_decide().
+ *
+ * A hot page is a candidate whether or not the rate limit lets it
+ * through, as mainline counts pgpromote_candidate; a free-space bypass
+ * is counted apart, since the rate limit does not apply to it; nothing
+ * else is counted.  The candidate count is the input the rate limit and
+ * the threshold adjustment read back (&memtier_hint_fault.nr_cand).
+ *
+ * Return: the counter for the folio's pages.
+ */
+static inline enum memtier_promote_counter
+memtier_promote_reason_counter(enum memtier_promote_reason reason)
+{
+	switch (reason) {
+	case MEMTIER_PROMOTE_HOT:
+	case MEMTIER_PROMOTE_RATELIMITED:
+		return MEMTIER_PROMOTE_COUNT_CANDIDATE;
+	case MEMTIER_PROMOTE_BYPASS:
+		return MEMTIER_PROMOTE_COUNT_CANDIDATE_NRL;
+	default:
+		return MEMTIER_PROMOTE_COUNT_NONE;
+	}
+}
+
+/**
+ * memtier_promote_reason_hot() - did the decision find the page hot?
+ * @reason: a result of memtier_promote_decide().
+ *
+ * The caller records it in the page's field with
+ * memtier_access_field_fault(), for %MEMTIER_HOT_REPEAT to read at the
+ * next hint fault.
+ *
+ * Return: true for %MEMTIER_PROMOTE_HOT, %MEMTIER_PROMOTE_RATELIMITED and
+ * %MEMTIER_PROMOTE_FIRST_HOT.
+ */
+static inline bool
+memtier_promote_reason_hot(enum memtier_promote_reason reason)
+{
+	return reason == MEMTIER_PROMOTE_HOT ||
+	       reason == MEMTIER_PROMOTE_RATELIMITED ||
+	       reason == MEMTIER_PROMOTE_FIRST_HOT;
+}
 
 #endif /* _LINUX_MEMTIER_PROMOTE_H */
