@@ -41,7 +41,9 @@ BZIMAGE		:= $(E2E_BUILD)/arch/x86/boot/bzImage
 INITRAMFS	:= $(OUT)/e2e-initramfs.cpio
 SAN_BZIMAGE	:= $(SAN_BUILD)/arch/x86/boot/bzImage
 SAN_INITRAMFS	:= $(OUT)/sanitizers-initramfs.cpio
-JOBS		?= $(shell nproc)
+# One job more than CPUs: a kernel build's serial moments (fixdep,
+# objtool, waiting on the disk) leave a CPU idle at -j$(nproc).
+JOBS		?= $(shell echo $$(($$(nproc) + 1)))
 KUNIT_TIMEOUT	?= 900
 
 export CCACHE_DIR ?= $(MEMTIER_CACHE)/ccache
@@ -124,8 +126,11 @@ kunit-n6: tree
 e2e-tree: deps
 	@$(REPO)/scripts/prepare-tree.sh $(REPO) $(E2E_KSRC) series
 
+# After make kunit, the e2e kernel's first build starts from the KUnit
+# kernel's build directory (same tree, a few options apart).
 kernel: e2e-tree
-	@$(REPO)/scripts/timed.sh kernel $(REPO)/scripts/build-kernel.sh \
+	@BUILD_SEED=$(KUNIT_BUILD) \
+	$(REPO)/scripts/timed.sh kernel $(REPO)/scripts/build-kernel.sh \
 		$(E2E_KSRC) $(E2E_BUILD) \
 		$(REPO)/kernel-integration/e2e.config:$(REPO)/kernel-integration/kunit-module.config \
 		>$(E2E_BUILD).log 2>&1 || { tail -40 $(E2E_BUILD).log; exit 1; }
