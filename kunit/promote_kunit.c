@@ -640,60 +640,40 @@ static void memtier_promote_zero_knobs_promote_nothing(struct kunit *test)
 	}
 }
 
-#define GIB_PAGES	(1ul << (30 - 12))
-
-struct free_case {
-	const char *name;
-	unsigned long present;
-	struct memtier_zone_free zones[3];
-	unsigned int nr_zones;
-	bool enough;
+/*
+ * max(1 GiB, present / 16) in pages, both sides of where present / 16
+ * overtakes 1 GiB, for 4 KiB and 64 KiB pages: with 4 KiB pages 1 GiB is
+ * 262144 pages, which present / 16 reaches at 4194304 pages and passes
+ * at 4194320.
+ */
+static const struct {
+	unsigned long present_pages;
+	unsigned int page_shift;
+	unsigned long margin;
+} margin_cases[] = {
+	{ 0, 12, 262144 },
+	{ 3000017, 12, 262144 },
+	{ 4194303, 12, 262144 },
+	{ 4194320, 12, 262145 },
+	{ 5000011, 12, 312500 },
+	{ 100, 16, 16384 },
+	{ 262159, 16, 16384 },
+	{ 262160, 16, 16385 },
 };
-
-/* 4 KiB pages: the margin is max(1 GiB, present / 16) above the mark. */
-static const struct free_case free_cases[] = {
-	{ "small node: 1 GiB floor, just over", 8 * GIB_PAGES,
-	  { { GIB_PAGES + 101, 100 } }, 1, true },
-	{ "small node: exactly at the margin", 8 * GIB_PAGES,
-	  { { GIB_PAGES + 100, 100 } }, 1, false },
-	{ "big node: present / 16 wins", 64 * GIB_PAGES,
-	  { { 4 * GIB_PAGES + 1, 0 } }, 1, true },
-	{ "big node: 1 GiB is not enough", 64 * GIB_PAGES,
-	  { { 2 * GIB_PAGES, 0 } }, 1, false },
-	{ "any zone will do", 8 * GIB_PAGES,
-	  { { 10, 100 }, { 2 * GIB_PAGES, 100 } }, 2, true },
-	{ "no zone has room", 8 * GIB_PAGES,
-	  { { 10, 100 }, { GIB_PAGES, 100 } }, 2, false },
-	{ "no populated zone", 8 * GIB_PAGES, { }, 0, false },
-	{ "a watermark too big to add to", 8 * GIB_PAGES,
-	  { { ULONG_MAX, ULONG_MAX - 5 }, { 3, 1 } }, 2, false },
-};
-
-static void free_case_desc(const struct free_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(free, free_cases, free_case_desc);
-
-static void memtier_promote_free_space(struct kunit *test)
-{
-	const struct free_case *c = test->param_value;
-	bool enough = memtier_free_space_enough(c->present, c->zones,
-						c->nr_zones, 12);
-
-	KUNIT_EXPECT_EQ(test, enough, c->enough);
-}
 
 static void memtier_promote_free_space_margin(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, memtier_free_space_margin(0, 12), GIB_PAGES);
-	KUNIT_EXPECT_EQ(test, memtier_free_space_margin(16 * GIB_PAGES, 12),
-			GIB_PAGES);
-	KUNIT_EXPECT_EQ(test, memtier_free_space_margin(32 * GIB_PAGES, 12),
-			2 * GIB_PAGES);
-	/* 64 KiB pages: 1 GiB is 16384 of them. */
-	KUNIT_EXPECT_EQ(test, memtier_free_space_margin(100, 16), 16384ul);
+	unsigned long margin;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(margin_cases); i++) {
+		margin = memtier_free_space_margin(margin_cases[i].present_pages,
+						   margin_cases[i].page_shift);
+		KUNIT_EXPECT_EQ_MSG(test, margin, margin_cases[i].margin,
+				    "present %lu, page shift %u",
+				    margin_cases[i].present_pages,
+				    margin_cases[i].page_shift);
+	}
 }
 
 /*
@@ -822,7 +802,6 @@ static struct kunit_case memtier_promote_cases[] = {
 	KUNIT_CASE_PARAM(memtier_promote_knob_values, knob_gen_params),
 	KUNIT_CASE(memtier_promote_sub_tick_threshold),
 	KUNIT_CASE(memtier_promote_zero_knobs_promote_nothing),
-	KUNIT_CASE_PARAM(memtier_promote_free_space, free_gen_params),
 	KUNIT_CASE(memtier_promote_free_space_margin),
 	KUNIT_CASE(memtier_promote_drives_adjustment),
 	KUNIT_CASE(memtier_promote_init_poisoned),

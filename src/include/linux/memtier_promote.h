@@ -197,22 +197,8 @@ static inline unsigned int memtier_access_field_latency(unsigned int now_ms,
  * Free-space bypass (free_space.c)
  */
 
-/**
- * struct memtier_zone_free - one populated zone of the target node
- * @free_pages: its free pages.
- * @promo_wmark: its promotion watermark (WMARK_PROMO), plus whatever
- *	reserve the caller wants kept free on top of it.
- */
-struct memtier_zone_free {
-	unsigned long free_pages;
-	unsigned long promo_wmark;
-};
-
 unsigned long memtier_free_space_margin(unsigned long present_pages,
 					unsigned int page_shift);
-bool memtier_free_space_enough(unsigned long present_pages,
-			       const struct memtier_zone_free *zones,
-			       unsigned int nr_zones, unsigned int page_shift);
 
 /* ---------------------------------------------------------------------
  * Promotion rate limit (ratelimit.c)
@@ -422,7 +408,9 @@ struct memtier_promote_tunables {
  * struct memtier_hint_fault - one hint fault, as the fault path sees it
  * @mode: sysctl numa_balancing, NUMA_BALANCING_* bits.
  * @src_toptier: the page's node is top tier.
- * @target_free_space_enough: memtier_free_space_enough() for the target.
+ * @target_free_space_enough: a zone of the target node has
+ *	memtier_free_space_margin() free pages above its promotion
+ *	watermark.
  * @now_ms: the time of the fault.
  * @latency_ms: memtier_access_field_latency() of the page.
  * @last_fault_hot: memtier_access_field_hot() of the page.
