@@ -214,10 +214,48 @@ static void memtier_adistance_kmem_tier(struct kunit *test)
 				    table[i].tier, "row %d", i);
 }
 
+/*
+ * The tier a node joins when its memory comes online: a request that is
+ * a tier ID wins, whatever the node's distance; without one (or with an
+ * ID out of range) the distance decides.  Expected tiers by hand, as in
+ * adist_cases: 115200 / adistance outside DRAM's chunk [512, 640).
+ */
+static void memtier_adistance_initial_tier(struct kunit *test)
+{
+	static const struct {
+		int request, adistance, default_tier, tier;
+	} table[] = {
+		{ MEMTIER_NO_TIER, ADIST_DRAM, 200, 200 },
+		{ MEMTIER_NO_TIER, ADIST_DRAM, 250, 250 },
+		{ MEMTIER_NO_TIER, 2880, 200, 40 },	/* dax/kmem default */
+		{ MEMTIER_NO_TIER, 1152, 200, 100 },
+		{ 150, 1152, 200, 150 },	/* request over a slower distance */
+		{ 150, 288, 200, 150 },		/* and over a faster one */
+		{ 0, ADIST_DRAM, 200, 0 },	/* lowest ID */
+		{ 400, 2880, 200, 400 },	/* highest ID */
+		{ 401, 2880, 200, 40 },		/* out of range: ignored */
+		{ -2, 1152, 200, 100 },
+		{ 199, ADIST_DRAM, 250, 199 },
+		{ 251, 639, 250, 251 },
+		{ MEMTIER_NO_TIER, 639, 250, 250 },
+		{ MEMTIER_NO_TIER, 640, 250, 225 },	/* 144000 / 640 */
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(table); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    memtier_initial_tier(table[i].request,
+							 table[i].adistance,
+							 ADIST_DRAM, CHUNK_BITS,
+							 table[i].default_tier),
+				    table[i].tier, "row %d", i);
+}
+
 static struct kunit_case memtier_adistance_cases[] = {
 	KUNIT_CASE_PARAM(memtier_adistance_tier_to_chunk, chunk_gen_params),
 	KUNIT_CASE_PARAM(memtier_adistance_chunk_order, default_gen_params),
 	KUNIT_CASE(memtier_adistance_kmem_tier),
+	KUNIT_CASE(memtier_adistance_initial_tier),
 	KUNIT_CASE_PARAM(memtier_adistance_tier, adist_gen_params),
 	KUNIT_CASE_PARAM(memtier_adistance_monotonic, default_gen_params),
 	KUNIT_CASE(memtier_adistance_other_scales),

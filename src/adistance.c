@@ -50,6 +50,33 @@ int memtier_adistance_to_tier(int adistance, int dram_adistance,
 EXPORT_SYMBOL_IF_KUNIT(memtier_adistance_to_tier);
 
 /**
+ * memtier_initial_tier() - the tier a node joins when its memory comes online
+ * @request: the tier a driver or the administrator asked for the node
+ *	before, or %MEMTIER_NO_TIER.
+ * @adistance: the node's abstract distance: its memory type's when a
+ *	driver set one, else what firmware reported, else @dram_adistance.
+ * @dram_adistance: DRAM's abstract distance (MEMTIER_ADISTANCE_DRAM).
+ * @chunk_bits: log2 of the chunk size (MEMTIER_CHUNK_BITS).
+ * @default_tier: the tier of DRAM-like memory.
+ *
+ * An explicit placement outlives the node's memory: a node moved through
+ * sysfs, or placed by dax/kmem before its memory was added, goes back to
+ * that tier when its memory comes online again, whatever its distance
+ * says.  Anything else lands where its distance maps.
+ *
+ * Return: @request when it is a tier ID, else the tier of @adistance.
+ */
+int memtier_initial_tier(int request, int adistance, int dram_adistance,
+			 unsigned int chunk_bits, int default_tier)
+{
+	if (memtier_tier_id_valid(request))
+		return request;
+	return memtier_adistance_to_tier(adistance, dram_adistance, chunk_bits,
+					 default_tier);
+}
+EXPORT_SYMBOL_IF_KUNIT(memtier_initial_tier);
+
+/**
  * memtier_tier_to_chunk() - the abstract distance chunk of a tier ID
  * @id: the tier ID, 0 to %MAX_MEMORY_TIER_ID.
  * @dram_adistance: DRAM's abstract distance (MEMTIER_ADISTANCE_DRAM).

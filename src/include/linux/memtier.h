@@ -217,6 +217,8 @@ int memtier_adistance_to_tier(int adistance, int dram_adistance,
 			      unsigned int chunk_bits, int default_tier);
 int memtier_tier_to_chunk(int id, int dram_adistance, unsigned int chunk_bits,
 			  int default_tier);
+int memtier_initial_tier(int request, int adistance, int dram_adistance,
+			 unsigned int chunk_bits, int default_tier);
 
 int memtier_top_tier_id(const struct memtier_registry *reg,
 			const struct memtier_topology *topo);
