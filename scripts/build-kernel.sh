@@ -24,6 +24,10 @@ if [ -n "${BUILD_SEED:-}" ] && [ ! -f "$build/.config" ] &&
 	echo "build-kernel: $build starts as a copy of $BUILD_SEED"
 	cp -a "$BUILD_SEED/." "$build/"
 	rm -f "$build/.memtier-fragment"
+	# objtool's command files name the directory it was built in: left
+	# as they are, objtool is rebuilt, and every object after it.
+	grep -rlZF --include='.*.cmd' -- "$BUILD_SEED/" "$build/tools" |
+		xargs -0 -r sed -i "s|$BUILD_SEED/|$build/|g"
 fi
 fragment=$build/.memtier-fragment.new
 (IFS=:; for f in $fragments; do cat "$f" || exit 1; done) >"$fragment" || exit 1
