@@ -617,7 +617,6 @@ static bool bench_autoadjust(struct bench_sim *sim, struct bench_page *pg,
 {
 	struct memtier_hint_fault fault = {
 		.mode = NUMA_BALANCING_MEMORY_TIERING,
-		.src_toptier = false,
 		.target_free_space_enough = room,
 		.now_ms = now,
 		.latency_ms = latency,

@@ -8,12 +8,13 @@
  *    threshold (with %MEMTIER_HOT_REPEAT, and its previous hint fault's
  *    was too) and the node's rate limit still has room.
  *
- * Unlike mainline's decision, with tiering mode off a lower-tier page
- * is not promoted by the normal placement rules, bypass promotions are
- * counted, so that promotions never exceed the pages counted, and no
- * knob value overflows.  Every knob value keeps
- * its mainline meaning: a rate limit of 0 MB/s or a hot threshold of
- * 0 ms promotes nothing but what the free-space bypass lets through.
+ * The caller asks only for a page that records its access time
+ * (folio_use_access_time()); other pages keep the normal placement
+ * rules.  Unlike mainline's decision, bypass promotions are counted, so
+ * that promotions never exceed the pages counted, and no knob value
+ * overflows.  Every knob value keeps its mainline meaning: a rate limit
+ * of 0 MB/s or a hot threshold of 0 ms promotes nothing but what the
+ * free-space bypass lets through.
  */
 #include <kunit/visibility.h>
 #include <linux/atomic.h>
@@ -70,11 +71,9 @@ memtier_promote_decide(struct memtier_promote_state *state,
 	unsigned int ref;
 	u64 limit;
 
-	if (fault->src_toptier)
-		return MEMTIER_PROMOTE_TOPTIER;
 	/*
-	 * With tiering mode off, a lower-tier page's last_cpupid may still
-	 * hold a scan time, and the CPU/PID rules would migrate on garbage.
+	 * The caller saw tiering mode on, but the sysctl may have changed
+	 * since: without it, nothing is decided, counted or reset here.
 	 */
 	if (!(fault->mode & NUMA_BALANCING_MEMORY_TIERING))
 		return MEMTIER_PROMOTE_TIERING_OFF;
@@ -115,30 +114,6 @@ memtier_promote_decide(struct memtier_promote_state *state,
 	return MEMTIER_PROMOTE_HOT;
 }
 EXPORT_SYMBOL_IF_KUNIT(memtier_promote_decide);
-
-static const char * const memtier_promote_reason_names[] = {
-	[MEMTIER_PROMOTE_TIERING_OFF] = "tiering_off",
-	[MEMTIER_PROMOTE_TOPTIER] = "toptier",
-	[MEMTIER_PROMOTE_BYPASS] = "bypass",
-	[MEMTIER_PROMOTE_HOT] = "hot",
-	[MEMTIER_PROMOTE_COLD] = "cold",
-	[MEMTIER_PROMOTE_RATELIMITED] = "ratelimited",
-	[MEMTIER_PROMOTE_FIRST_HOT] = "first_hot",
-};
-
-/**
- * memtier_promote_reason_name() - a reason's name, for counters and logs
- * @reason: a result of memtier_promote_decide().
- *
- * Return: a short name, or "invalid".
- */
-const char *memtier_promote_reason_name(enum memtier_promote_reason reason)
-{
-	if ((unsigned int)reason >= ARRAY_SIZE(memtier_promote_reason_names))
-		return "invalid";
-	return memtier_promote_reason_names[reason];
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_promote_reason_name);
 
 static const char * const memtier_hot_policy_names[] = {
 	[MEMTIER_HOT_LATENCY] = "latency",

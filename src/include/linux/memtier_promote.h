@@ -316,10 +316,8 @@ bool memtier_threshold_adjust(struct memtier_threshold *th,
 
 /**
  * enum memtier_promote_reason - why a hint fault did or did not promote
- * @MEMTIER_PROMOTE_TIERING_OFF: a lower-tier page with tiering mode off:
- *	not migrated at all.
- * @MEMTIER_PROMOTE_TOPTIER: the page is in a top tier: not a promotion,
- *	the normal NUMA balancing placement applies.
+ * @MEMTIER_PROMOTE_TIERING_OFF: not promoted: tiering mode is off (it
+ *	was switched off after the caller checked it); nothing is counted.
  * @MEMTIER_PROMOTE_BYPASS: promoted: the target node has free space to
  *	spare, so no threshold or rate limit applies.
  * @MEMTIER_PROMOTE_HOT: promoted: hot and within the rate limit.
@@ -331,7 +329,6 @@ bool memtier_threshold_adjust(struct memtier_threshold *th,
  */
 enum memtier_promote_reason {
 	MEMTIER_PROMOTE_TIERING_OFF,
-	MEMTIER_PROMOTE_TOPTIER,
 	MEMTIER_PROMOTE_BYPASS,
 	MEMTIER_PROMOTE_HOT,
 	MEMTIER_PROMOTE_COLD,
@@ -407,7 +404,6 @@ struct memtier_promote_tunables {
 /**
  * struct memtier_hint_fault - one hint fault, as the fault path sees it
  * @mode: sysctl numa_balancing, NUMA_BALANCING_* bits.
- * @src_toptier: the page's node is top tier.
  * @target_free_space_enough: a zone of the target node has
  *	memtier_free_space_margin() free pages above its promotion
  *	watermark.
@@ -421,7 +417,6 @@ struct memtier_promote_tunables {
  */
 struct memtier_hint_fault {
 	unsigned int mode;
-	bool src_toptier;
 	bool target_free_space_enough;
 	unsigned int now_ms;
 	unsigned int latency_ms;
@@ -438,7 +433,6 @@ enum memtier_promote_reason
 memtier_promote_decide(struct memtier_promote_state *state,
 		       const struct memtier_hint_fault *fault,
 		       const struct memtier_promote_tunables *tun);
-const char *memtier_promote_reason_name(enum memtier_promote_reason reason);
 int memtier_hot_policy_parse(const char *buf);
 const char *memtier_hot_policy_name(unsigned int policy);
 
@@ -449,8 +443,6 @@ const char *memtier_hot_policy_name(unsigned int policy);
  * @reason: a result of memtier_promote_decide().
  *
  * Return: true for %MEMTIER_PROMOTE_BYPASS and %MEMTIER_PROMOTE_HOT.
- * %MEMTIER_PROMOTE_TOPTIER is false here: it hands the fault back to
- * the normal NUMA balancing placement.
  */
 static inline bool
 memtier_promote_reason_migrates(enum memtier_promote_reason reason)
