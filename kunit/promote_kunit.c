@@ -2,7 +2,8 @@
 /*
  * KUnit suite memtier_promote: the decision for one hint fault on a page
  * outside the top tier, from the mode bits, the latency, the target's
- * free space and the knobs; with one named case per mainline weakness that it fixes.
+ * free space and the knobs; with one named case per mainline weakness
+ * that it fixes.
  */
 #include <kunit/test.h>
 #include <linux/memtier_promote.h>
