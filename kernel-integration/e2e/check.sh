@@ -356,7 +356,10 @@ machine_a() {
 	# 64 MB set, each read once, at most 128 candidates a second, under
 	# 90% of the limit.  (Pages are scanned at least once a second
 	# here, so nearly every fault is under the threshold: the count of
-	# faults is what keeps a load light.)
+	# faults is what keeps a load light.)  The sweep's first period to
+	# end still counts the hot set's candidates and may lower the
+	# threshold once more, and its faults start only after a scan
+	# delay: 16 s leaves room for several light periods after it.
 	echo 1000 >"$DBG/sched/numa_balancing/scan_period_max_ms"
 	echo 0 >/proc/sys/kernel/numa_balancing
 	echo 2 >/proc/sys/kernel/numa_balancing
@@ -366,7 +369,7 @@ machine_a() {
 	th_hot=$(node_threshold 0)
 	check "a binding rate limit lowers the threshold ($th_hot ms)" \
 		test "$th_hot" -lt 1000
-	/tierwork sweep 64 "$slow" 8 128000 >/tmp/th-sweep.out
+	/tierwork sweep 64 "$slow" 16 128000 >/tmp/th-sweep.out
 	th_light=$(node_threshold 0)
 	check "a light load raises it again ($th_hot -> $th_light ms)" \
 		test "$th_light" -gt "$th_hot"
