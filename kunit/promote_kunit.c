@@ -31,13 +31,15 @@ struct promote_node {
 	unsigned long nr_nrl;
 };
 
+/* A node whose rate limit window and adjustment period open at @now. */
 static struct promote_node *new_node(struct kunit *test, unsigned int now)
 {
 	struct promote_node *node;
 
 	node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, node);
-	memtier_promote_state_init(&node->state, now);
+	memtier_ratelimit_init(&node->state.rl, now, 0);
+	memtier_threshold_reset(&node->state.th, now, 0);
 	return node;
 }
 
@@ -737,10 +739,11 @@ static void memtier_promote_drives_adjustment(struct kunit *test)
 }
 
 /*
- * A state set up on memory full of garbage, at an arbitrary time: the
- * first window, period and counters start from the call.
+ * The state as a node's pglist_data starts it, zeroed, with tiering mode
+ * switched on at an arbitrary time: the adjustment period starts at the
+ * switch, the first rate limit window at the first candidate.
  */
-static void memtier_promote_init_poisoned(struct kunit *test)
+static void memtier_promote_starts_zeroed(struct kunit *test)
 {
 	const unsigned int t0 = 0x7654321;
 	struct promote_node *node;
@@ -751,24 +754,26 @@ static void memtier_promote_init_poisoned(struct kunit *test)
 
 	node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, node);
-	memset(&node->state, 0x6b, sizeof(node->state));
-	memtier_promote_state_init(&node->state, t0);
+	memtier_promote_tiering_enabled(&node->state, t0, 0);
 	KUNIT_EXPECT_EQ(test, memtier_threshold_current(&node->state.th, 1000),
 			1000u);
 
-	/* 1 MB/s: the window opened at t0 holds 256 pages, no more. */
+	/* 1 MB/s: the window the first fault opens holds 256 pages. */
 	tun.rate_limit_mbps = 1;
-	f.now_ms = t0 + 999;
+	f.now_ms = t0 + 7;
 	KUNIT_EXPECT_EQ(test, decide(node, &f, &tun),
 			MEMTIER_PROMOTE_HOT);
 	f.nr_pages = 1;
 	KUNIT_EXPECT_EQ(test, decide(node, &f, &tun),
 			MEMTIER_PROMOTE_RATELIMITED);
-	f.now_ms = t0 + 1000;
+	f.now_ms = t0 + 1006;
+	KUNIT_EXPECT_EQ(test, decide(node, &f, &tun),
+			MEMTIER_PROMOTE_RATELIMITED);
+	f.now_ms = t0 + 1007;
 	KUNIT_EXPECT_EQ(test, decide(node, &f, &tun),
 			MEMTIER_PROMOTE_HOT);
-	KUNIT_EXPECT_EQ(test, node->nr_cand, 258UL);
-	/* The adjustment period started at t0 too. */
+	KUNIT_EXPECT_EQ(test, node->nr_cand, 259UL);
+	KUNIT_EXPECT_EQ(test, node->state.rl.window_start_ms, t0 + 1007);
 	KUNIT_EXPECT_EQ(test, node->state.th.period_start_ms, t0);
 }
 
@@ -791,7 +796,7 @@ static struct kunit_case memtier_promote_cases[] = {
 	KUNIT_CASE(memtier_promote_zero_knobs_promote_nothing),
 	KUNIT_CASE(memtier_promote_free_space_margin),
 	KUNIT_CASE(memtier_promote_drives_adjustment),
-	KUNIT_CASE(memtier_promote_init_poisoned),
+	KUNIT_CASE(memtier_promote_starts_zeroed),
 	{}
 };
 

@@ -25,19 +25,6 @@
 #include <linux/string.h>
 
 /**
- * memtier_promote_state_init() - set up a target node's state
- * @state: the state.
- * @now_ms: the time.
- */
-void memtier_promote_state_init(struct memtier_promote_state *state,
-				unsigned int now_ms)
-{
-	memtier_ratelimit_init(&state->rl, now_ms, 0);
-	memtier_threshold_reset(&state->th, now_ms, 0);
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_promote_state_init);
-
-/**
  * memtier_promote_tiering_enabled() - tiering mode was just switched on
  * @state: a target node's state.
  * @now_ms: the time.

@@ -425,8 +425,6 @@ struct memtier_hint_fault {
 	unsigned long nr_cand;
 };
 
-void memtier_promote_state_init(struct memtier_promote_state *state,
-				unsigned int now_ms);
 void memtier_promote_tiering_enabled(struct memtier_promote_state *state,
 				     unsigned int now_ms, unsigned long nr_cand);
 enum memtier_promote_reason
