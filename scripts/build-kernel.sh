@@ -1,11 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # usage: build-kernel.sh KSRC BUILD_DIR CONFIG_FRAGMENT[:FRAGMENT...] [MAKE_ARGS...]
-# With BUILD_SEED set to another build directory of the same KSRC, a
-# BUILD_DIR that has never been configured starts as a copy of it:
-# Kbuild then rebuilds only what the configurations' differences and
-# command lines reach, instead of every object (even from ccache, a
-# whole kernel's worth of preprocessing, objtool and fixdep).
 # Configure BUILD_DIR from the defaults plus CONFIG_FRAGMENT (several
 # fragments, separated by colons, are concatenated)
 # (olddefconfig, never defconfig; allnoconfig for a fragment with the
@@ -19,16 +14,6 @@ fragments=$3
 shift 3
 
 mkdir -p "$build"
-if [ -n "${BUILD_SEED:-}" ] && [ ! -f "$build/.config" ] &&
-   [ -f "$BUILD_SEED/vmlinux" ]; then
-	echo "build-kernel: $build starts as a copy of $BUILD_SEED"
-	cp -a "$BUILD_SEED/." "$build/"
-	rm -f "$build/.memtier-fragment"
-	# objtool's command files name the directory it was built in: left
-	# as they are, objtool is rebuilt, and every object after it.
-	grep -rlZF --include='.*.cmd' -- "$BUILD_SEED/" "$build/tools" |
-		xargs -0 -r sed -i "s|$BUILD_SEED/|$build/|g"
-fi
 fragment=$build/.memtier-fragment.new
 (IFS=:; for f in $fragments; do cat "$f" || exit 1; done) >"$fragment" || exit 1
 stamp=$build/.memtier-fragment
