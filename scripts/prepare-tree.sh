@@ -67,7 +67,12 @@ for f in "$repo"/src/*; do
 	[ "$f" = "$repo/src/include" ] || ln -s "$f" "$dir/"
 done
 ln -s "$repo/kunit" "$dir/tests"
-# The public headers: include/linux/memtier*.h.
+# The public headers: include/linux/memtier*.h, copied, and only when
+# their text changed.  Nearly every object includes memtier_promote.h
+# (through mmzone.h): a link would give it the checkout's time, and a
+# new checkout would make Kbuild compile every object again.
 for f in "$repo"/src/include/linux/*.h; do
-	ln -sfn "$f" "include/linux/$(basename "$f")"
+	dst=include/linux/$(basename "$f")
+	[ ! -L "$dst" ] || rm -f "$dst"
+	cmp -s "$f" "$dst" || cp "$f" "$dst"
 done
