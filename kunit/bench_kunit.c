@@ -518,9 +518,9 @@ static void bench_sim_init(struct bench_sim *sim,
 	sim->tun.page_shift = BENCH_PAGE_SHIFT;
 	sim->limit_pages = memtier_mbps_to_pages(limit_mbps, BENCH_PAGE_SHIFT);
 	sim->ref_ms = BENCH_HOT_THRESHOLD_MS;
-	memtier_ratelimit_init(&sim->state.rl, bench_epoch_ms(tr->run_ms), 0);
+	sim->state.rl.window_start_ms = bench_epoch_ms(tr->run_ms);
 	memtier_threshold_reset(&sim->state.th, bench_epoch_ms(tr->run_ms), 0);
-	memtier_ratelimit_init(&sim->rl, bench_epoch_ms(tr->run_ms), 0);
+	sim->rl.window_start_ms = bench_epoch_ms(tr->run_ms);
 	sim->win_gap_min = UINT_MAX;
 
 	if (policy == BENCH_RATELIMIT)

@@ -53,9 +53,24 @@ struct fake_machine *fake_machine_new(struct kunit *test, int nr_nodes,
 	return fm;
 }
 
+/**
+ * fake_registry_empty() - take every node out, which frees every tier
+ * @reg: the registry.
+ *
+ * The kernel never tears its registry down; a test must, or leak its
+ * tiers.
+ */
+void fake_registry_empty(struct memtier_registry *reg)
+{
+	int node;
+
+	for (node = 0; node < MAX_NUMNODES; node++)
+		memtier_registry_remove_node(reg, node);
+}
+
 static void fake_registry_destroy(void *reg)
 {
-	memtier_registry_destroy(reg);
+	fake_registry_empty(reg);
 }
 
 /**
@@ -127,6 +142,19 @@ struct memtier_snapshot *fake_snapshot(struct kunit *test,
 						  snap));
 	memtier_snapshot_build(snap, reg, &fm->topo);
 	return snap;
+}
+
+/**
+ * fake_state_destroy() - free a state's tiers and both its snapshots
+ * @state: the state; no reader may be left.
+ */
+void fake_state_destroy(struct memtier_state *state)
+{
+	fake_registry_empty(&state->reg);
+	memtier_snapshot_free(rcu_dereference_protected(state->snap, true));
+	RCU_INIT_POINTER(state->snap, NULL);
+	memtier_snapshot_free(state->spare);
+	state->spare = NULL;
 }
 
 /**

@@ -31,6 +31,8 @@ struct fake_machine {
 struct fake_machine *fake_machine_new(struct kunit *test, int nr_nodes,
 				      const u8 *roles, const u8 *dist);
 struct memtier_registry *fake_registry_new(struct kunit *test);
+void fake_registry_empty(struct memtier_registry *reg);
+void fake_state_destroy(struct memtier_state *state);
 void fake_place(struct kunit *test, struct memtier_registry *reg,
 		struct fake_machine *fm, const int *tier_of_node);
 struct memtier_snapshot *fake_snapshot(struct kunit *test,

@@ -38,7 +38,7 @@ static struct promote_node *new_node(struct kunit *test, unsigned int now)
 
 	node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, node);
-	memtier_ratelimit_init(&node->state.rl, now, 0);
+	node->state.rl.window_start_ms = now;
 	memtier_threshold_reset(&node->state.th, now, 0);
 	return node;
 }

@@ -7,6 +7,14 @@
 #include <kunit/test.h>
 #include <linux/memtier_promote.h>
 
+/* A window that began at @start_ms, after @cand candidates. */
+static void window_open(struct memtier_ratelimit *rl, unsigned int start_ms,
+			unsigned long cand)
+{
+	rl->window_start_ms = start_ms;
+	rl->window_start_cand = cand;
+}
+
 struct mbps_case {
 	unsigned int mbps;
 	unsigned int page_shift;
@@ -115,7 +123,7 @@ static void memtier_ratelimit_windows(struct kunit *test)
 
 	for (s = 0; s < ARRAY_SIZE(starts); s++) {
 		cand = 123456;
-		memtier_ratelimit_init(&rl, starts[s], cand);
+		window_open(&rl, starts[s], cand);
 		for (i = 0; i < c->nr_steps; i++) {
 			const struct window_step *st = &c->steps[i];
 			bool got;
@@ -134,7 +142,7 @@ static void memtier_ratelimit_rollover_once(struct kunit *test)
 	struct memtier_ratelimit rl;
 	unsigned long cand = 0;
 
-	memtier_ratelimit_init(&rl, 0, 0);
+	window_open(&rl, 0, 0);
 	KUNIT_EXPECT_FALSE(test, feed(&rl, &cand, 10, 20, 10));
 	KUNIT_EXPECT_TRUE(test, feed(&rl, &cand, 1010, 6, 10));
 	KUNIT_EXPECT_EQ(test, rl.window_start_ms, 1010u);
@@ -150,7 +158,7 @@ static void memtier_ratelimit_counter_wraps(struct kunit *test)
 	struct memtier_ratelimit rl;
 	unsigned long cand = ULONG_MAX - 5;
 
-	memtier_ratelimit_init(&rl, 0, cand);
+	window_open(&rl, 0, cand);
 	KUNIT_EXPECT_TRUE(test, feed(&rl, &cand, 1, 8, 10));
 	KUNIT_EXPECT_TRUE(test, feed(&rl, &cand, 2, 2, 10));
 	KUNIT_EXPECT_FALSE(test, feed(&rl, &cand, 3, 1, 10));
@@ -167,7 +175,7 @@ static void memtier_ratelimit_zero_mbps_promotes_nothing(struct kunit *test)
 	unsigned long cand = 0;
 	int i;
 
-	memtier_ratelimit_init(&rl, 0, 0);
+	window_open(&rl, 0, 0);
 	for (i = 0; i < 1000; i++)
 		KUNIT_ASSERT_FALSE(test, feed(&rl, &cand, i * 7 + 3,
 					      i % 2 ? 1 : 512, limit));
@@ -181,13 +189,13 @@ static void memtier_ratelimit_zero_mbps_race(struct kunit *test)
 {
 	struct memtier_ratelimit rl;
 
-	memtier_ratelimit_init(&rl, 0, 0);
+	window_open(&rl, 0, 0);
 	/* B: count 11, a new window (its base would be 10). */
 	KUNIT_EXPECT_FALSE(test, memtier_ratelimit_allow(&rl, 1003, 11, 1, 0));
 	/* A: count 10, read before B's; 10 - 10 is within a 0 limit. */
 	KUNIT_EXPECT_FALSE(test, memtier_ratelimit_allow(&rl, 1003, 10, 1, 0));
 	/* The same interleaving with a limit of 1 page lets A through. */
-	memtier_ratelimit_init(&rl, 0, 0);
+	window_open(&rl, 0, 0);
 	KUNIT_EXPECT_TRUE(test, memtier_ratelimit_allow(&rl, 1003, 11, 1, 1));
 	KUNIT_EXPECT_TRUE(test, memtier_ratelimit_allow(&rl, 1003, 10, 1, 1));
 }
@@ -202,7 +210,7 @@ static void memtier_ratelimit_count_behind_window(struct kunit *test)
 {
 	struct memtier_ratelimit rl;
 
-	memtier_ratelimit_init(&rl, 0, 0);
+	window_open(&rl, 0, 0);
 	/* B opens a window at count 5003: its base is 5000. */
 	KUNIT_EXPECT_TRUE(test, memtier_ratelimit_allow(&rl, 1007, 5003, 3, 256));
 	KUNIT_EXPECT_EQ(test, rl.window_start_cand, 5000ul);
@@ -221,7 +229,7 @@ static void memtier_ratelimit_max_mbps_no_overflow(struct kunit *test)
 	struct memtier_ratelimit rl;
 	unsigned long cand = 0;
 
-	memtier_ratelimit_init(&rl, 0, 0);
+	window_open(&rl, 0, 0);
 	/* Far more than the 0xffffff00 pages mainline wrapped it to. */
 	KUNIT_EXPECT_TRUE(test, feed(&rl, &cand, 1, 0x100000000ul, limit));
 	KUNIT_EXPECT_TRUE(test, feed(&rl, &cand, 2, limit - 0x100000000ul,
@@ -238,7 +246,7 @@ static void memtier_ratelimit_never_exceeds(struct kunit *test)
 	struct memtier_ratelimit rl;
 	unsigned int now, window = 0, i = 0;
 
-	memtier_ratelimit_init(&rl, 0, 0);
+	window_open(&rl, 0, 0);
 	for (now = 0; now < 20000; now += 3) {
 		unsigned long nr = sizes[i++ % ARRAY_SIZE(sizes)];
 		bool allowed = feed(&rl, &cand, now, nr, limit);

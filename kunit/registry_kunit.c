@@ -73,44 +73,12 @@ static void memtier_registry_init_poisoned(struct kunit *test)
 			MEMTIER_NO_TIER);
 }
 
-static void memtier_registry_add_joins_default(struct kunit *test)
-{
-	struct fake_machine *fm = fake_machine_new(test, 6, roles6, NULL);
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_tier *tier;
-
-	KUNIT_EXPECT_EQ(test, 0, memtier_registry_add_node(reg, &fm->topo, 0));
-	KUNIT_EXPECT_EQ(test, 0, memtier_registry_add_node(reg, &fm->topo, 2));
-	KUNIT_EXPECT_EQ(test, memtier_registry_node_tier(reg, 0), 200);
-	KUNIT_EXPECT_EQ(test, memtier_registry_node_tier(reg, 2), 200);
-	tier = memtier_registry_find(reg, 200);
-	KUNIT_ASSERT_NOT_NULL(test, tier);
-	KUNIT_EXPECT_NODEMASK_EQ(test, tier->nodes, FAKE_MASK(0, 2));
-	KUNIT_EXPECT_TRUE(test, list_is_singular(&reg->tiers));
-	fake_registry_check(test, reg, fm);
-}
-
-static void memtier_registry_add_keeps_driver_tier(struct kunit *test)
-{
-	struct fake_machine *fm = fake_machine_new(test, 6, roles6, NULL);
-	struct memtier_registry *reg = fake_registry_new(test);
-
-	/* dax/kmem places its node before the node comes online. */
-	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 2,
-							   MEMORY_TIER_PMEM));
-	KUNIT_EXPECT_EQ(test, 0, memtier_registry_add_node(reg, &fm->topo, 2));
-	KUNIT_EXPECT_EQ(test, memtier_registry_node_tier(reg, 2), 100);
-	KUNIT_EXPECT_NULL(test, memtier_registry_find(reg, 200));
-}
-
 static void memtier_registry_default_change(struct kunit *test)
 {
-	struct fake_machine *fm = fake_machine_new(test, 6, roles6, NULL);
 	struct memtier_registry *reg = fake_registry_new(test);
 
 	KUNIT_EXPECT_EQ(test, 0, memtier_registry_set_default(reg, 250));
-	KUNIT_EXPECT_EQ(test, 0, memtier_registry_add_node(reg, &fm->topo, 1));
-	KUNIT_EXPECT_EQ(test, memtier_registry_node_tier(reg, 1), 250);
+	KUNIT_EXPECT_EQ(test, reg->default_tier, 250);
 
 	KUNIT_EXPECT_EQ(test, -EINVAL, memtier_registry_set_default(reg, -1));
 	KUNIT_EXPECT_EQ(test, -EINVAL, memtier_registry_set_default(reg, 401));
@@ -295,8 +263,6 @@ static void memtier_registry_bad_node(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->ret,
 			memtier_registry_set_node(reg, &fm->topo, c->node,
 						  300));
-	KUNIT_EXPECT_EQ(test, c->ret,
-			memtier_registry_add_node(reg, &fm->topo, c->node));
 	KUNIT_EXPECT_EQ(test, memtier_registry_node_tier(reg, c->node),
 			MEMTIER_NO_TIER);
 	KUNIT_EXPECT_NULL(test, memtier_registry_find(reg, 300));
@@ -417,8 +383,10 @@ static void memtier_registry_ops_called(struct kunit *test)
 	struct ops_log log = { .fail_id = -1 };
 	struct memtier_registry *reg = logged_registry(test, &log);
 
-	KUNIT_ASSERT_EQ(test, 0, memtier_registry_add_node(reg, &fm->topo, 0));
-	KUNIT_ASSERT_EQ(test, 0, memtier_registry_add_node(reg, &fm->topo, 1));
+	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 0,
+							   200));
+	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 1,
+							   200));
 	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 2,
 							   100));
 	KUNIT_EXPECT_EQ(test, log.nr_added, 2);
@@ -431,12 +399,17 @@ static void memtier_registry_ops_called(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, log.nr_removed, 1);
 	KUNIT_EXPECT_EQ(test, log.removed[0], 100);
 
-	memtier_registry_destroy(reg);
+	/* Tier 200 goes with its last node, not before. */
+	memtier_registry_remove_node(reg, 0);
+	memtier_registry_remove_node(reg, 2);
+	KUNIT_EXPECT_EQ(test, log.nr_removed, 1);
+	KUNIT_EXPECT_EQ(test, memtier_registry_node_tier(reg, 0),
+			MEMTIER_NO_TIER);
+	KUNIT_EXPECT_EQ(test, memtier_registry_node_tier(reg, 1), 200);
+	memtier_registry_remove_node(reg, 1);
 	KUNIT_EXPECT_EQ(test, log.nr_removed, 2);
 	KUNIT_EXPECT_EQ(test, log.removed[1], 200);
 	KUNIT_EXPECT_TRUE(test, list_empty(&reg->tiers));
-	KUNIT_EXPECT_EQ(test, memtier_registry_node_tier(reg, 0),
-			MEMTIER_NO_TIER);
 }
 
 static void memtier_registry_tier_added_fails(struct kunit *test)
@@ -454,7 +427,7 @@ static void memtier_registry_tier_added_fails(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_is_singular(&reg->tiers));
 	KUNIT_EXPECT_EQ(test, log.nr_removed, 0);
 	fake_registry_check(test, reg, fm);
-	memtier_registry_destroy(reg);
+	fake_registry_empty(reg);
 }
 
 /*
@@ -495,7 +468,7 @@ static void memtier_registry_tiers_freed(struct kunit *test)
 	/* KASAN's quarantine holds freed objects back: nothing to compare. */
 	if (!IS_ENABLED(CONFIG_KASAN))
 		KUNIT_EXPECT_LT(test, before - after, slack);
-	memtier_registry_destroy(reg);
+	fake_registry_empty(reg);
 }
 
 /*
@@ -511,19 +484,20 @@ static void memtier_registry_node_out_of_range(struct kunit *test)
 	struct logged_registry *lr;
 
 	lr = container_of(reg, struct logged_registry, reg);
-	KUNIT_ASSERT_EQ(test, 0, memtier_registry_add_node(reg, &fm->topo, 0));
+	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 0,
+							   200));
 	KUNIT_EXPECT_EQ(test, -EINVAL,
-			memtier_registry_add_node(reg, &fm->topo, -1));
+			memtier_registry_set_node(reg, &fm->topo, -1, 200));
 	KUNIT_EXPECT_EQ(test, -EINVAL,
-			memtier_registry_add_node(reg, &fm->topo,
-						  MAX_NUMNODES));
+			memtier_registry_set_node(reg, &fm->topo,
+						  MAX_NUMNODES, 200));
 	memtier_registry_remove_node(reg, -1);
 	memtier_registry_remove_node(reg, MAX_NUMNODES);
 	KUNIT_EXPECT_PTR_EQ(test, reg->ops, &log_ops);
 	KUNIT_EXPECT_PTR_EQ(test, lr->log, &log);
 	KUNIT_EXPECT_EQ(test, log.nr_removed, 0);
 	KUNIT_EXPECT_EQ(test, memtier_registry_node_tier(reg, 0), 200);
-	memtier_registry_destroy(reg);
+	fake_registry_empty(reg);
 }
 
 static const struct memtier_registry_ops only_added_ops = {
@@ -556,15 +530,13 @@ static void memtier_registry_ops_optional(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, log.nr_removed, 1);
 	KUNIT_EXPECT_EQ(test, log.removed[0], 300);
 	fake_registry_check(test, reg, fm);
-	memtier_registry_destroy(reg);
+	fake_registry_empty(reg);
 }
 
 static struct kunit_case memtier_registry_cases[] = {
 	KUNIT_CASE(memtier_registry_tier_constants),
 	KUNIT_CASE(memtier_registry_starts_empty),
 	KUNIT_CASE(memtier_registry_init_poisoned),
-	KUNIT_CASE(memtier_registry_add_joins_default),
-	KUNIT_CASE(memtier_registry_add_keeps_driver_tier),
 	KUNIT_CASE(memtier_registry_default_change),
 	KUNIT_CASE(memtier_registry_tiers_sorted),
 	KUNIT_CASE(memtier_registry_move_up_down_back),

@@ -15,20 +15,6 @@
 #include <linux/memtier_promote.h>
 
 /**
- * memtier_ratelimit_init() - start the first window
- * @rl: the window.
- * @now_ms: the time.
- * @nr_cand: the node's candidate count now.
- */
-void memtier_ratelimit_init(struct memtier_ratelimit *rl, unsigned int now_ms,
-			    unsigned long nr_cand)
-{
-	WRITE_ONCE(rl->window_start_ms, now_ms);
-	WRITE_ONCE(rl->window_start_cand, nr_cand);
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_ratelimit_init);
-
-/**
  * memtier_ratelimit_allow() - may these candidates be promoted now?
  * @rl: the target node's window.
  * @now_ms: the time of the fault.

@@ -38,21 +38,6 @@ void memtier_registry_init(struct memtier_registry *reg,
 EXPORT_SYMBOL_IF_KUNIT(memtier_registry_init);
 
 /**
- * memtier_registry_destroy() - take every node out and free every tier
- * @reg: the registry.
- *
- * &memtier_registry_ops.tier_removed is called for each tier.
- */
-void memtier_registry_destroy(struct memtier_registry *reg)
-{
-	int node;
-
-	for (node = 0; node < MAX_NUMNODES; node++)
-		memtier_registry_remove_node(reg, node);
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_registry_destroy);
-
-/**
  * memtier_registry_set_default() - change the tier new nodes join
  * @reg: the registry.
  * @id: the tier ID.
@@ -228,31 +213,6 @@ int memtier_registry_set_node(struct memtier_registry *reg,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(memtier_registry_set_node);
-
-/**
- * memtier_registry_add_node() - put a new memory node in its tier
- * @reg: the registry.
- * @topo: the machine.
- * @node: the node.
- *
- * A node already in a tier stays there (a driver may have placed it
- * before it came online); any other joins the default tier.
- *
- * Return: as memtier_registry_set_node().
- */
-int memtier_registry_add_node(struct memtier_registry *reg,
-			      const struct memtier_topology *topo, int node)
-{
-	int ret;
-
-	ret = memtier_check_node(topo, node);
-	if (ret)
-		return ret;
-	if (reg->node_tier[node])
-		return 0;
-	return memtier_registry_set_node(reg, topo, node, reg->default_tier);
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_registry_add_node);
 
 /**
  * memtier_registry_remove_node() - take a node out of its tier

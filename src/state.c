@@ -50,20 +50,6 @@ int memtier_state_init(struct memtier_state *state,
 EXPORT_SYMBOL_IF_KUNIT(memtier_state_init);
 
 /**
- * memtier_state_destroy() - free every tier and both snapshots
- * @state: the state; no reader may be left.
- */
-void memtier_state_destroy(struct memtier_state *state)
-{
-	memtier_registry_destroy(&state->reg);
-	memtier_snapshot_free(rcu_dereference_protected(state->snap, true));
-	RCU_INIT_POINTER(state->snap, NULL);
-	memtier_snapshot_free(state->spare);
-	state->spare = NULL;
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_state_destroy);
-
-/**
  * memtier_state_publish() - publish the targets of the registry as it is
  * @state: the state.
  * @topo: the machine.

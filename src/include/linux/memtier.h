@@ -141,13 +141,10 @@ static inline int memtier_kmem_tier(bool param_set, int param,
 
 void memtier_registry_init(struct memtier_registry *reg,
 			   const struct memtier_registry_ops *ops);
-void memtier_registry_destroy(struct memtier_registry *reg);
 int memtier_registry_set_default(struct memtier_registry *reg, int id);
 int memtier_registry_set_node(struct memtier_registry *reg,
 			      const struct memtier_topology *topo,
 			      int node, int id);
-int memtier_registry_add_node(struct memtier_registry *reg,
-			      const struct memtier_topology *topo, int node);
 void memtier_registry_remove_node(struct memtier_registry *reg, int node);
 int memtier_registry_node_tier(const struct memtier_registry *reg, int node);
 struct memtier_tier *memtier_registry_find(const struct memtier_registry *reg,
@@ -269,7 +266,6 @@ struct memtier_state {
 int memtier_state_init(struct memtier_state *state,
 		       const struct memtier_registry_ops *ops,
 		       unsigned int nr_nodes);
-void memtier_state_destroy(struct memtier_state *state);
 void memtier_state_publish(struct memtier_state *state,
 			   const struct memtier_topology *topo);
 int memtier_state_set_node(struct memtier_state *state,

@@ -232,8 +232,6 @@ static inline u64 memtier_mbps_to_pages(unsigned int mbps,
 	return (u64)mbps << 20 >> page_shift;
 }
 
-void memtier_ratelimit_init(struct memtier_ratelimit *rl, unsigned int now_ms,
-			    unsigned long nr_cand);
 bool memtier_ratelimit_allow(struct memtier_ratelimit *rl,
 			     unsigned int now_ms, unsigned long nr_cand,
 			     unsigned long nr, u64 limit_pages);
