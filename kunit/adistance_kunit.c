@@ -5,7 +5,8 @@
  * DRAM at 576).
  */
 #include <kunit/test.h>
-#include <linux/memtier.h>
+
+#include "memtier.h"
 
 #define ADIST_DRAM	576	/* 6.12's MEMTIER_ADISTANCE_DRAM */
 #define CHUNK_BITS	7	/* 6.12's MEMTIER_CHUNK_BITS */

@@ -4,8 +4,8 @@
  * from the documented examples and the edges around them.
  */
 #include <kunit/test.h>
-#include <linux/memtier.h>
 
+#include "memtier.h"
 #include "fake_machine.h"
 
 #define MAX_EX_NODES 4

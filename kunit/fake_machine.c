@@ -4,9 +4,9 @@
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
-#include <linux/memtier.h>
 #include <linux/module.h>
 
+#include "memtier.h"
 #include "fake_machine.h"
 
 static int fake_distance(const struct memtier_topology *topo, int from, int to)

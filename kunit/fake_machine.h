@@ -7,7 +7,8 @@
 #define _MM_MEMTIER_TESTS_FAKE_MACHINE_H
 
 #include <kunit/test.h>
-#include <linux/memtier.h>
+
+#include "memtier.h"
 
 /* Node roles in fake_machine_new()'s description. */
 #define FM_NONE		0	/* absent */

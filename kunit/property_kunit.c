@@ -5,9 +5,9 @@
  * design promises rather than against worked answers.
  */
 #include <kunit/test.h>
-#include <linux/memtier.h>
 #include <linux/prandom.h>
 
+#include "memtier.h"
 #include "fake_machine.h"
 
 #define PROP_TOPOLOGIES	40	/* per seed */

@@ -5,10 +5,10 @@
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
-#include <linux/memtier.h>
 #include <linux/mm.h>
 #include <linux/sizes.h>
 
+#include "memtier.h"
 #include "registry.h"
 #include "fake_machine.h"
 

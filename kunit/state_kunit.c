@@ -6,11 +6,11 @@
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
-#include <linux/memtier.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sizes.h>
 
+#include "memtier.h"
 #include "fake_machine.h"
 
 static void state_destroy(void *state)

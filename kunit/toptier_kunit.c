@@ -5,8 +5,8 @@
  * every tier is.
  */
 #include <kunit/test.h>
-#include <linux/memtier.h>
 
+#include "memtier.h"
 #include "fake_machine.h"
 
 #define MAX_TT_NODES 5

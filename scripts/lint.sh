@@ -5,6 +5,8 @@
 # integration series:
 #  - checkpatch.pl --strict: no ERROR, WARNING or CHECK;
 #  - scripts/kernel-doc -none -Wall on the library: silent;
+#  - include/linux/memtier.h holds only what other subsystems use, and
+#    no file outside mm/ includes the library's private header;
 #  - the library and its suites built with W=1 and sparse (C=2): no
 #    warning.
 # Prints one line per gate and "lint: N passed, N failed".
@@ -45,6 +47,14 @@ gate "checkpatch --strict on kernel-integration/patches" "$tmp/series"
 
 perl "$ksrc/scripts/kernel-doc" -none -Wall $sources >"$tmp/kdoc" 2>&1
 gate "kernel-doc -none -Wall on src/" "$tmp/kdoc"
+
+# The library's internals are mm's: include/linux/memtier.h holds tier
+# IDs and static inlines for other subsystems, no structure and no
+# function of the library, and only mm/ includes mm/memtier/memtier.h.
+awk '/^[a-z]/ && !/^static inline / { print FILENAME ":" FNR ": " $0 }' \
+	src/include/linux/memtier.h >"$tmp/public"
+git -C "$ksrc" grep -n 'memtier/memtier\.h' -- . ':!mm/' >>"$tmp/public"
+gate "mm's tier internals stay out of include/linux/" "$tmp/public"
 
 make -C "$ksrc" O="$build" ARCH=x86_64 CC="ccache gcc" W=1 C=2 \
 	-j"$(nproc)" mm/memtier/ >"$tmp/build.log" 2>&1 ||

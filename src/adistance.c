@@ -19,8 +19,9 @@
 #include <linux/export.h>
 #include <linux/limits.h>
 #include <linux/math.h>
-#include <linux/memtier.h>
 #include <linux/minmax.h>
+
+#include "memtier.h"
 
 /**
  * memtier_adistance_to_tier() - the tier for an abstract distance

@@ -18,11 +18,12 @@
 #include <linux/export.h>
 #include <linux/bitmap.h>
 #include <linux/kernel.h>
-#include <linux/memtier.h>
 #include <linux/mm.h>
 #include <linux/numa.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
+
+#include "memtier.h"
 
 /* At most one tier per node, and never more tiers than there are IDs. */
 static unsigned int memtier_snapshot_max_tiers(unsigned int nr_nodes)

@@ -12,9 +12,9 @@
 #include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/export.h>
-#include <linux/memtier.h>
 #include <linux/slab.h>
 
+#include "memtier.h"
 #include "registry.h"
 
 /**

@@ -4,7 +4,8 @@
 #define _MM_MEMTIER_REGISTRY_H
 
 #include <kunit/visibility.h>
-#include <linux/memtier.h>
+
+#include "memtier.h"
 
 #if IS_ENABLED(CONFIG_KUNIT)
 struct memtier_tier *memtier_tier_alloc(int id);

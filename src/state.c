@@ -13,8 +13,9 @@
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
-#include <linux/memtier.h>
 #include <linux/rcupdate.h>
+
+#include "memtier.h"
 
 /**
  * memtier_state_init() - set up an empty registry and its snapshots

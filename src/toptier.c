@@ -7,7 +7,8 @@
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
-#include <linux/memtier.h>
+
+#include "memtier.h"
 
 /**
  * memtier_top_tier_id() - the lowest tier ID that is top tier
