@@ -4,6 +4,8 @@
  * from the documented examples and the edges around them.
  */
 #include <kunit/test.h>
+#include <linux/limits.h>
+#include <linux/string.h>
 
 #include "memtier.h"
 #include "fake_machine.h"
@@ -107,156 +109,173 @@ static nodemask_t mask_of_bits(unsigned long bits)
 	return mask;
 }
 
+/* A node's expected targets, as bitmaps of nodes below BITS_PER_LONG. */
+static void expect_targets(struct kunit *test, const struct fake_machine *fm,
+			   const int *tiers, int node, unsigned long preferred,
+			   unsigned long allowed)
+{
+	nodemask_t want_preferred = mask_of_bits(preferred);
+	nodemask_t want_allowed = mask_of_bits(allowed);
+
+	fake_expect_targets(test, fm, tiers, node, &want_preferred,
+			    &want_allowed);
+}
+
 static void memtier_demotion_documented(struct kunit *test)
 {
 	const struct demotion_example *ex = test->param_value;
 	struct fake_machine *fm;
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap;
-	nodemask_t got;
-	int node, target;
-	u32 rnd;
+	int *tiers, node;
 
 	fm = fake_machine_new(test, ex->nr_nodes, ex->roles, ex->dist);
-	fake_place(test, reg, fm, ex->tier);
-	snap = fake_snapshot(test, reg, fm);
+	tiers = fake_tiers(test, fm, ex->tier);
 
-	for (node = 0; node < ex->nr_nodes; node++) {
-		memtier_preferred_targets(snap, node, &got);
-		KUNIT_EXPECT_NODEMASK_EQ(test, got,
-					 mask_of_bits(ex->preferred[node]));
-		memtier_allowed_targets(snap, node, &got);
-		KUNIT_EXPECT_NODEMASK_EQ(test, got,
-					 mask_of_bits(ex->allowed[node]));
-		KUNIT_EXPECT_EQ(test, memtier_snapshot_node_tier(snap, node),
-				ex->tier[node]);
-		for (rnd = 0; rnd < 4; rnd++) {
-			target = memtier_next_demotion_node(snap, node,
-							    rnd * 0x40000000u);
-			if (!ex->preferred[node])
-				KUNIT_EXPECT_EQ(test, target, NUMA_NO_NODE);
-			else
-				KUNIT_EXPECT_TRUE(test, target >= 0 &&
-						  (ex->preferred[node] &
-						   BIT(target)));
-		}
-	}
+	for (node = 0; node < ex->nr_nodes; node++)
+		expect_targets(test, fm, tiers, node, ex->preferred[node],
+			       ex->allowed[node]);
 }
 
-/* The admin guide's machine, tier by tier: the lower_tier_mask of each. */
+/*
+ * Each tier's lower_tier_mask, as mainline calls it: every node of a
+ * tier may demote to the same nodes, whatever its distances, and only
+ * its preferred targets depend on where it sits.
+ */
 static void memtier_demotion_lower_tier_mask(struct kunit *test)
 {
-	const struct demotion_example *ex = &demotion_examples[0];
-	struct fake_machine *fm;
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap;
+	static const u8 roles[] = { FM_CPU_MEM, FM_MEM, FM_CPU_MEM, FM_MEM,
+				    FM_MEM };
+	static const u8 dist[] = { 10, 20, 30, 25, 45,
+				   20, 10, 35, 45, 25,
+				   30, 35, 10, 30, 20,
+				   25, 45, 30, 10, 40,
+				   45, 25, 20, 40, 10 };
+	static const int tier[] = { 300, 300, 200, 100, 100 };
+	struct fake_machine *fm = fake_machine_new(test, 5, roles, dist);
+	int *tiers = fake_tiers(test, fm, tier);
 
-	fm = fake_machine_new(test, ex->nr_nodes, ex->roles, ex->dist);
-	fake_place(test, reg, fm, ex->tier);
-	snap = fake_snapshot(test, reg, fm);
-
-	KUNIT_ASSERT_EQ(test, snap->nr_tiers, 2);
-	KUNIT_EXPECT_EQ(test, snap->tier[0].id, 200);
-	KUNIT_EXPECT_NODEMASK_EQ(test, snap->tier[0].nodes, FAKE_MASK(0, 1));
-	KUNIT_EXPECT_NODEMASK_EQ(test, snap->tier[0].lower_tier_mask,
-				 FAKE_MASK(2, 3));
-	KUNIT_EXPECT_EQ(test, snap->tier[1].id, 100);
-	KUNIT_EXPECT_NODEMASK_EQ(test, snap->tier[1].nodes, FAKE_MASK(2, 3));
-	KUNIT_EXPECT_NODEMASK_EQ(test, snap->tier[1].lower_tier_mask,
-				 FAKE_NO_NODES);
+	/* Node 3 is nearer to node 0 than node 2, but a tier further down. */
+	expect_targets(test, fm, tiers, 0, BIT(2), BIT(2) | BIT(3) | BIT(4));
+	expect_targets(test, fm, tiers, 1, BIT(2), BIT(2) | BIT(3) | BIT(4));
+	expect_targets(test, fm, tiers, 2, BIT(4), BIT(3) | BIT(4));
+	expect_targets(test, fm, tiers, 3, 0, 0);
+	expect_targets(test, fm, tiers, 4, 0, 0);
 }
 
 static void memtier_demotion_single_tier(struct kunit *test)
 {
 	static const u8 roles[] = { FM_CPU_MEM, FM_MEM, FM_MEM, FM_CPU_MEM };
-	static const int tiers[] = { 250, 250, 250, 250 };
+	static const int tier[] = { 250, 250, 250, 250 };
 	struct fake_machine *fm = fake_machine_new(test, 4, roles, NULL);
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap;
-	nodemask_t got;
+	int *tiers = fake_tiers(test, fm, tier);
 	int node;
 
-	fake_place(test, reg, fm, tiers);
-	snap = fake_snapshot(test, reg, fm);
-	KUNIT_EXPECT_EQ(test, snap->nr_tiers, 1);
-	for (node = 0; node < 4; node++) {
-		memtier_preferred_targets(snap, node, &got);
-		KUNIT_EXPECT_TRUE(test, nodes_empty(got));
-		memtier_allowed_targets(snap, node, &got);
-		KUNIT_EXPECT_TRUE(test, nodes_empty(got));
-		KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, node, 7),
-				NUMA_NO_NODE);
-	}
+	for (node = 0; node < 4; node++)
+		expect_targets(test, fm, tiers, node, 0, 0);
 }
 
 /* Demotion does not need CPUs: memory-only tiers still demote in order. */
 static void memtier_demotion_cpuless_only(struct kunit *test)
 {
 	static const u8 roles[] = { FM_MEM, FM_MEM, FM_MEM };
-	static const int tiers[] = { 300, 200, 100 };
+	static const int tier[] = { 300, 200, 100 };
 	struct fake_machine *fm = fake_machine_new(test, 3, roles, NULL);
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap;
-	nodemask_t got;
+	int *tiers = fake_tiers(test, fm, tier);
 
-	fake_place(test, reg, fm, tiers);
-	snap = fake_snapshot(test, reg, fm);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 0, 0), 1);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 1, 0), 2);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 2, 0),
-			NUMA_NO_NODE);
-	memtier_allowed_targets(snap, 0, &got);
-	KUNIT_EXPECT_NODEMASK_EQ(test, got, FAKE_MASK(1, 2));
+	expect_targets(test, fm, tiers, 0, BIT(1), BIT(1) | BIT(2));
+	expect_targets(test, fm, tiers, 1, BIT(2), BIT(2));
+	expect_targets(test, fm, tiers, 2, 0, 0);
 }
 
-/* A CPU-only node is in no tier: it neither demotes nor is a target. */
+/*
+ * A CPU-only node is in no tier: it neither demotes nor is a target.
+ * Nor is an absent one; and the entries of nodes without memory are not
+ * read, valid tier IDs or not.
+ */
 static void memtier_demotion_cpu_only_node(struct kunit *test)
 {
-	static const u8 roles[] = { FM_CPU, FM_MEM, FM_MEM, FM_CPU };
-	static const int tiers[] = { MEMTIER_NO_TIER, 200, 100,
-				     MEMTIER_NO_TIER };
-	struct fake_machine *fm = fake_machine_new(test, 4, roles, NULL);
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap;
-	nodemask_t got;
+	static const u8 roles[] = { FM_CPU, FM_MEM, FM_MEM, FM_CPU, FM_NONE };
+	static const int tier[] = { MEMTIER_NO_TIER, 200, 100,
+				    MEMTIER_NO_TIER, MEMTIER_NO_TIER };
+	struct fake_machine *fm = fake_machine_new(test, 5, roles, NULL);
+	int *tiers = fake_tiers(test, fm, tier);
+	int pass;
 
-	fake_place(test, reg, fm, tiers);
-	snap = fake_snapshot(test, reg, fm);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 0, 0),
-			NUMA_NO_NODE);
-	memtier_preferred_targets(snap, 0, &got);
-	KUNIT_EXPECT_TRUE(test, nodes_empty(got));
-	memtier_allowed_targets(snap, 3, &got);
-	KUNIT_EXPECT_TRUE(test, nodes_empty(got));
-	KUNIT_EXPECT_EQ(test, memtier_snapshot_node_tier(snap, 0),
-			MEMTIER_NO_TIER);
-	memtier_allowed_targets(snap, 1, &got);
-	KUNIT_EXPECT_NODEMASK_EQ(test, got, FAKE_MASK(2));
+	for (pass = 0; pass < 2; pass++) {
+		expect_targets(test, fm, tiers, 0, 0, 0);
+		expect_targets(test, fm, tiers, 1, BIT(2), BIT(2));
+		expect_targets(test, fm, tiers, 2, 0, 0);
+		expect_targets(test, fm, tiers, 3, 0, 0);
+		expect_targets(test, fm, tiers, 4, 0, 0);
+
+		/*
+		 * Again with IDs the nodes without memory would get: read,
+		 * node 0 would demote, and node 3 or 4 would be the next
+		 * tier of node 1 and of node 2.
+		 */
+		tiers[0] = 300;
+		tiers[3] = 150;
+		tiers[4] = 50;
+	}
 }
 
-/* Out-of-range node numbers are nobody's and demote nowhere. */
+/*
+ * Node numbers out of range, or absent, are nobody's: no targets.  Read
+ * as if in range, -1 and -7 would be memory nodes in tier 400, through
+ * fake_machine's and fake_tiers()' guards.
+ */
 static void memtier_demotion_bad_node(struct kunit *test)
 {
-	static const u8 roles[] = { FM_CPU_MEM, FM_MEM };
-	static const int tiers[] = { 200, 100 };
-	struct fake_machine *fm = fake_machine_new(test, 2, roles, NULL);
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap;
-	nodemask_t got = FAKE_MASK(0);
+	static const u8 roles[] = { FM_CPU_MEM, FM_MEM, FM_NONE };
+	static const int tier[] = { 200, 100, MEMTIER_NO_TIER };
+	/* The extremes last: a broken range check may crash on them. */
+	static const int bad[] = { -1, -7, 2, MAX_NUMNODES, MAX_NUMNODES + 1,
+				   INT_MIN, INT_MAX };
+	struct fake_machine *fm = fake_machine_new(test, 3, roles, NULL);
+	int *tiers = fake_tiers(test, fm, tier);
+	unsigned int i;
 
-	fake_place(test, reg, fm, tiers);
-	snap = fake_snapshot(test, reg, fm);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, -1, 0),
-			NUMA_NO_NODE);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, MAX_NUMNODES,
-							 0), NUMA_NO_NODE);
-	memtier_allowed_targets(snap, -1, &got);
-	KUNIT_EXPECT_TRUE(test, nodes_empty(got));
-	got = FAKE_MASK(0);
-	memtier_preferred_targets(snap, MAX_NUMNODES, &got);
-	KUNIT_EXPECT_TRUE(test, nodes_empty(got));
-	KUNIT_EXPECT_EQ(test, memtier_snapshot_node_tier(snap, -1),
-			MEMTIER_NO_TIER);
+	/* Node 0, the other side of -1, does demote. */
+	expect_targets(test, fm, tiers, 0, BIT(1), BIT(1));
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		expect_targets(test, fm, tiers, bad[i], 0, 0);
+}
+
+/*
+ * Both ends of the node range, on a machine of %MAX_NUMNODES nodes: the
+ * last node demotes and is a target, the one after it is nobody.
+ * Read as if in range, %MAX_NUMNODES would be the first bit of the CPU
+ * mask (node 0 has CPUs) and fake_tiers()' guard, a memory node in tier
+ * 400: a range check one off shows.
+ */
+static void memtier_demotion_node_range_ends(struct kunit *test)
+{
+	const int last = MAX_NUMNODES - 1;
+	nodemask_t none = NODE_MASK_NONE, want;
+	struct fake_machine *fm;
+	int *tiers;
+	u8 *roles;
+
+	roles = kunit_kmalloc(test, MAX_NUMNODES, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, roles);
+	memset(roles, FM_NONE, MAX_NUMNODES);
+	roles[0] = FM_CPU_MEM;
+	roles[last] = FM_MEM;
+	fm = fake_machine_new(test, MAX_NUMNODES, roles, NULL);
+	tiers = fake_tiers(test, fm, NULL);
+	tiers[0] = 200;
+	tiers[last] = 100;
+
+	want = FAKE_MASK(last);
+	fake_expect_targets(test, fm, tiers, 0, &want, &want);
+	fake_expect_targets(test, fm, tiers, last, &none, &none);
+	fake_expect_targets(test, fm, tiers, MAX_NUMNODES, &none, &none);
+
+	/* The last node above node 0: now it demotes, to node 0. */
+	tiers[last] = 300;
+	want = FAKE_MASK(0);
+	fake_expect_targets(test, fm, tiers, last, &want, &want);
+	fake_expect_targets(test, fm, tiers, 0, &none, &none);
+	fake_expect_targets(test, fm, tiers, MAX_NUMNODES, &none, &none);
 }
 
 /* HBM above two DRAM nodes: it prefers the nearer DRAM node. */
@@ -267,23 +286,15 @@ static void memtier_demotion_hbm_above_dram(struct kunit *test)
 				   20, 10, 25, 30,
 				   15, 25, 10, 40,
 				   40, 30, 40, 10 };
-	static const int tiers[] = { MEMORY_TIER_DRAM, MEMORY_TIER_DRAM,
-				     MEMORY_TIER_HBM_GPU, MEMORY_TIER_PMEM };
+	static const int tier[] = { MEMORY_TIER_DRAM, MEMORY_TIER_DRAM,
+				    MEMORY_TIER_HBM_GPU, MEMORY_TIER_PMEM };
 	struct fake_machine *fm = fake_machine_new(test, 4, roles, dist);
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap;
-	nodemask_t got;
+	int *tiers = fake_tiers(test, fm, tier);
 
-	fake_place(test, reg, fm, tiers);
-	snap = fake_snapshot(test, reg, fm);
-	memtier_preferred_targets(snap, 2, &got);
-	KUNIT_EXPECT_NODEMASK_EQ(test, got, FAKE_MASK(0));
-	memtier_allowed_targets(snap, 2, &got);
-	KUNIT_EXPECT_NODEMASK_EQ(test, got, FAKE_MASK(0, 1, 3));
-	memtier_preferred_targets(snap, 0, &got);
-	KUNIT_EXPECT_NODEMASK_EQ(test, got, FAKE_MASK(3));
-	memtier_preferred_targets(snap, 1, &got);
-	KUNIT_EXPECT_NODEMASK_EQ(test, got, FAKE_MASK(3));
+	expect_targets(test, fm, tiers, 2, BIT(0), BIT(0) | BIT(1) | BIT(3));
+	expect_targets(test, fm, tiers, 0, BIT(3), BIT(3));
+	expect_targets(test, fm, tiers, 1, BIT(3), BIT(3));
+	expect_targets(test, fm, tiers, 3, 0, 0);
 }
 
 /* Preferred comes from the next lower tier only, even if a lower one is nearer. */
@@ -293,21 +304,40 @@ static void memtier_demotion_next_tier_not_nearest(struct kunit *test)
 	static const u8 dist[] = { 10, 40, 15,
 				   40, 10, 40,
 				   15, 40, 10 };
-	static const int tiers[] = { 300, 200, 100 };
+	static const int tier[] = { 300, 200, 100 };
 	struct fake_machine *fm = fake_machine_new(test, 3, roles, dist);
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap;
-	nodemask_t got;
+	int *tiers = fake_tiers(test, fm, tier);
 
-	fake_place(test, reg, fm, tiers);
-	snap = fake_snapshot(test, reg, fm);
-	memtier_preferred_targets(snap, 0, &got);
-	KUNIT_EXPECT_NODEMASK_EQ(test, got, FAKE_MASK(1));
-	memtier_allowed_targets(snap, 0, &got);
-	KUNIT_EXPECT_NODEMASK_EQ(test, got, FAKE_MASK(1, 2));
+	expect_targets(test, fm, tiers, 0, BIT(1), BIT(1) | BIT(2));
+	expect_targets(test, fm, tiers, 1, BIT(2), BIT(2));
 }
 
-/* Equally near targets are all preferred, and the random pick spreads. */
+/*
+ * The next lower tier is the next ID that a memory node has, however far
+ * down: 300 demotes to 150 with nothing at 200, and 150 to 149.
+ */
+static void memtier_demotion_next_tier_skips_gaps(struct kunit *test)
+{
+	static const u8 roles[] = { FM_CPU_MEM, FM_MEM, FM_MEM };
+	static const u8 dist[] = { 10, 40, 15,
+				   40, 10, 35,
+				   15, 35, 10 };
+	static const int tier[] = { 300, 150, 149 };
+	struct fake_machine *fm = fake_machine_new(test, 3, roles, dist);
+	int *tiers = fake_tiers(test, fm, tier);
+
+	expect_targets(test, fm, tiers, 0, BIT(1), BIT(1) | BIT(2));
+	expect_targets(test, fm, tiers, 1, BIT(2), BIT(2));
+	expect_targets(test, fm, tiers, 2, 0, 0);
+
+	/* 151 is just above 150: node 2 is the next tier down now. */
+	tiers[2] = 151;
+	expect_targets(test, fm, tiers, 0, BIT(2), BIT(1) | BIT(2));
+	expect_targets(test, fm, tiers, 2, BIT(1), BIT(1));
+	expect_targets(test, fm, tiers, 1, 0, 0);
+}
+
+/* Equally near targets are all preferred. */
 static void memtier_demotion_distance_ties(struct kunit *test)
 {
 	static const u8 roles[] = { FM_CPU_MEM, FM_MEM, FM_MEM, FM_MEM };
@@ -315,139 +345,164 @@ static void memtier_demotion_distance_ties(struct kunit *test)
 				   30, 10, 40, 40,
 				   30, 40, 10, 40,
 				   50, 40, 40, 10 };
-	static const int tiers[] = { 200, 100, 100, 100 };
+	static const int tier[] = { 200, 100, 100, 100 };
 	struct fake_machine *fm = fake_machine_new(test, 4, roles, dist);
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap;
-	unsigned int hits[4] = { 0 };
-	nodemask_t got;
-	int target;
-	u32 i;
+	int *tiers = fake_tiers(test, fm, tier);
 
-	fake_place(test, reg, fm, tiers);
-	snap = fake_snapshot(test, reg, fm);
-	memtier_preferred_targets(snap, 0, &got);
-	KUNIT_EXPECT_NODEMASK_EQ(test, got, FAKE_MASK(1, 2));
-
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 0, 0), 1);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 0, U32_MAX), 2);
-	for (i = 0; i < 1024; i++) {
-		target = memtier_next_demotion_node(snap, 0, i * 4194301u);
-		KUNIT_ASSERT_TRUE(test, target == 1 || target == 2);
-		hits[target]++;
-	}
-	/* Evenly spread random numbers pick each tie about half the time. */
-	KUNIT_EXPECT_GT(test, hits[1], 400u);
-	KUNIT_EXPECT_GT(test, hits[2], 400u);
+	expect_targets(test, fm, tiers, 0, BIT(1) | BIT(2),
+		       BIT(1) | BIT(2) | BIT(3));
+	expect_targets(test, fm, tiers, 1, 0, 0);
+	expect_targets(test, fm, tiers, 2, 0, 0);
+	expect_targets(test, fm, tiers, 3, 0, 0);
 }
 
-/* Moving a node changes the targets of the next snapshot, and only those. */
+/* Change a node's tier and recompute: the targets follow, and only those. */
 static void memtier_demotion_follows_moves(struct kunit *test)
 {
 	static const u8 roles[] = { FM_CPU_MEM, FM_MEM, FM_MEM };
-	static const int tiers[] = { 200, 200, 100 };
+	static const int tier[] = { 200, 200, 100 };
 	struct fake_machine *fm = fake_machine_new(test, 3, roles, NULL);
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *before, *snap;
-	nodemask_t got;
+	int *tiers = fake_tiers(test, fm, tier);
+	int pass;
 
-	fake_place(test, reg, fm, tiers);
-	before = fake_snapshot(test, reg, fm);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(before, 0, 0), 2);
+	/* The first pass is before any move, the second after moving back. */
+	for (pass = 0; pass < 2; pass++) {
+		expect_targets(test, fm, tiers, 0, BIT(2), BIT(2));
+		expect_targets(test, fm, tiers, 1, BIT(2), BIT(2));
+		expect_targets(test, fm, tiers, 2, 0, 0);
+		if (pass)
+			break;
 
-	/* Node 1 up to 300: it now demotes to node 0, then node 2. */
-	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 1,
-							   300));
-	snap = fake_snapshot(test, reg, fm);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 1, 0), 0);
-	memtier_allowed_targets(snap, 1, &got);
-	KUNIT_EXPECT_NODEMASK_EQ(test, got, FAKE_MASK(0, 2));
-	/* The old snapshot is untouched: readers of it see the old order. */
-	KUNIT_EXPECT_EQ(test, memtier_snapshot_node_tier(before, 1), 200);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(before, 1, 0), 2);
+		/* Node 1 up to 300: it now demotes to node 0, then node 2. */
+		tiers[1] = 300;
+		expect_targets(test, fm, tiers, 1, BIT(0), BIT(0) | BIT(2));
+		expect_targets(test, fm, tiers, 0, BIT(2), BIT(2));
+		expect_targets(test, fm, tiers, 2, 0, 0);
 
-	/* Node 1 down to 50: now it is the bottom, node 2 demotes to it. */
-	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 1,
-							   50));
-	snap = fake_snapshot(test, reg, fm);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 1, 0),
-			NUMA_NO_NODE);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 2, 0), 1);
-	memtier_allowed_targets(snap, 0, &got);
-	KUNIT_EXPECT_NODEMASK_EQ(test, got, FAKE_MASK(1, 2));
+		/* Node 1 down to 50: the bottom, node 2 demotes to it. */
+		tiers[1] = 50;
+		expect_targets(test, fm, tiers, 1, 0, 0);
+		expect_targets(test, fm, tiers, 2, BIT(1), BIT(1));
+		expect_targets(test, fm, tiers, 0, BIT(2), BIT(1) | BIT(2));
 
-	/* And back: the first snapshot's targets again. */
-	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 1,
-							   200));
-	snap = fake_snapshot(test, reg, fm);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 1, 0), 2);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 2, 0),
-			NUMA_NO_NODE);
-	KUNIT_ASSERT_EQ(test, snap->nr_nodes, before->nr_nodes);
-	KUNIT_EXPECT_EQ(test, memcmp(snap->preferred, before->preferred,
-				     array_size(snap->nr_nodes,
-						sizeof(*snap->preferred))), 0);
+		/* And back: the first targets again. */
+		tiers[1] = 200;
+	}
 }
 
 /* The last node leaving a tier: the tier above now demotes past it. */
 static void memtier_demotion_tier_emptied(struct kunit *test)
 {
 	static const u8 roles[] = { FM_CPU_MEM, FM_MEM, FM_MEM };
-	static const int tiers[] = { 300, 200, 100 };
+	static const int tier[] = { 300, 200, 100 };
 	struct fake_machine *fm = fake_machine_new(test, 3, roles, NULL);
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap;
+	int *tiers = fake_tiers(test, fm, tier);
 
-	fake_place(test, reg, fm, tiers);
-	memtier_registry_remove_node(reg, 1);
-	snap = fake_snapshot(test, reg, fm);
-	KUNIT_EXPECT_EQ(test, snap->nr_tiers, 2);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 0, 0), 2);
+	tiers[1] = MEMTIER_NO_TIER;
+	expect_targets(test, fm, tiers, 0, BIT(2), BIT(2));
+	expect_targets(test, fm, tiers, 1, 0, 0);
+	expect_targets(test, fm, tiers, 2, 0, 0);
 }
 
-/* A registered node whose memory went away is skipped, and so is its tier. */
+/*
+ * A memory node not in a tier yet (%MEMTIER_NO_TIER, below every ID as
+ * a number) is neither a source nor a target: not even of the lowest
+ * tier, nor of a node it is nearest to.
+ */
+static void memtier_demotion_unplaced_node(struct kunit *test)
+{
+	static const u8 roles[] = { FM_CPU_MEM, FM_MEM, FM_MEM, FM_MEM };
+	static const u8 dist[] = { 10, 12, 30, 30,
+				   12, 10, 14, 14,
+				   30, 14, 10, 40,
+				   30, 14, 40, 10 };
+	static const int tier[] = { 200, MEMTIER_NO_TIER, 100, 100 };
+	struct fake_machine *fm = fake_machine_new(test, 4, roles, dist);
+	int *tiers = fake_tiers(test, fm, tier);
+
+	expect_targets(test, fm, tiers, 0, BIT(2) | BIT(3), BIT(2) | BIT(3));
+	expect_targets(test, fm, tiers, 1, 0, 0);
+	expect_targets(test, fm, tiers, 2, 0, 0);
+	expect_targets(test, fm, tiers, 3, 0, 0);
+
+	/* Placed, at 150: now it is the next tier of node 0. */
+	tiers[1] = 150;
+	expect_targets(test, fm, tiers, 0, BIT(1), BIT(1) | BIT(2) | BIT(3));
+	expect_targets(test, fm, tiers, 1, BIT(2) | BIT(3), BIT(2) | BIT(3));
+}
+
+/*
+ * An entry that is not a tier ID puts its memory node in no tier: 400
+ * and 0 are IDs, 401 and -7 (and the extremes) are not.
+ */
+static void memtier_demotion_invalid_ids(struct kunit *test)
+{
+	static const u8 roles[] = { FM_CPU_MEM, FM_MEM, FM_MEM, FM_MEM, FM_MEM,
+				    FM_MEM, FM_MEM };
+	static const int tier[] = { 400, 401, 200, -7, 0, INT_MIN, INT_MAX };
+	struct fake_machine *fm = fake_machine_new(test, 7, roles, NULL);
+	int *tiers = fake_tiers(test, fm, tier);
+
+	expect_targets(test, fm, tiers, 0, BIT(2), BIT(2) | BIT(4));
+	expect_targets(test, fm, tiers, 1, 0, 0);
+	expect_targets(test, fm, tiers, 2, BIT(4), BIT(4));
+	expect_targets(test, fm, tiers, 3, 0, 0);
+	expect_targets(test, fm, tiers, 4, 0, 0);
+	expect_targets(test, fm, tiers, 5, 0, 0);
+	expect_targets(test, fm, tiers, 6, 0, 0);
+}
+
+/*
+ * A node whose memory went away keeps its old entry until its owner
+ * clears it: it is skipped, and so is the tier it leaves empty.
+ */
 static void memtier_demotion_offline_node_skipped(struct kunit *test)
 {
 	static const u8 roles[] = { FM_CPU_MEM, FM_MEM, FM_MEM };
-	static const int tiers[] = { 300, 200, 100 };
+	static const int tier[] = { 300, 200, 100 };
 	struct fake_machine *fm = fake_machine_new(test, 3, roles, NULL);
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap;
-	nodemask_t got;
+	int *tiers = fake_tiers(test, fm, tier);
 
-	fake_place(test, reg, fm, tiers);
 	node_clear(1, fm->topo.memory_nodes);
-	snap = fake_snapshot(test, reg, fm);
-	KUNIT_EXPECT_EQ(test, snap->nr_tiers, 2);
-	KUNIT_EXPECT_EQ(test, memtier_next_demotion_node(snap, 0, 0), 2);
-	memtier_allowed_targets(snap, 0, &got);
-	KUNIT_EXPECT_NODEMASK_EQ(test, got, FAKE_MASK(2));
-	KUNIT_EXPECT_EQ(test, memtier_snapshot_node_tier(snap, 1),
-			MEMTIER_NO_TIER);
+	expect_targets(test, fm, tiers, 0, BIT(2), BIT(2));
+	expect_targets(test, fm, tiers, 1, 0, 0);
+	expect_targets(test, fm, tiers, 2, 0, 0);
+
+	/* Its memory back, with the same entry: the targets of before. */
+	node_set(1, fm->topo.memory_nodes);
+	expect_targets(test, fm, tiers, 0, BIT(1), BIT(1) | BIT(2));
+	expect_targets(test, fm, tiers, 1, BIT(2), BIT(2));
 }
 
-/* Building into a used snapshot leaves nothing of its previous contents. */
-static void memtier_demotion_rebuild_clears(struct kunit *test)
+/* Recomputing into masks that hold earlier targets leaves none of them. */
+static void memtier_demotion_recompute_clears(struct kunit *test)
 {
 	static const u8 roles[] = { FM_CPU_MEM, FM_MEM, FM_MEM };
-	static const int tiers[] = { 300, 200, 100 };
+	static const int tier[] = { 300, 200, 100 };
 	struct fake_machine *fm = fake_machine_new(test, 3, roles, NULL);
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap;
-	nodemask_t got;
+	int *tiers = fake_tiers(test, fm, tier);
+	nodemask_t preferred, allowed;
 
-	fake_place(test, reg, fm, tiers);
-	snap = fake_snapshot(test, reg, fm);
-	memtier_registry_remove_node(reg, 1);
-	memtier_registry_remove_node(reg, 2);
-	memtier_snapshot_build(snap, reg, &fm->topo);
-	KUNIT_EXPECT_EQ(test, snap->nr_tiers, 1);
-	memtier_preferred_targets(snap, 0, &got);
-	KUNIT_EXPECT_TRUE(test, nodes_empty(got));
-	memtier_allowed_targets(snap, 0, &got);
-	KUNIT_EXPECT_TRUE(test, nodes_empty(got));
-	KUNIT_EXPECT_EQ(test, memtier_snapshot_node_tier(snap, 2),
-			MEMTIER_NO_TIER);
+	nodes_setall(preferred);
+	nodes_setall(allowed);
+	memtier_demotion_targets(&fm->topo, tiers, 0, &preferred, &allowed);
+	KUNIT_EXPECT_NODEMASK_EQ(test, preferred, FAKE_MASK(1));
+	KUNIT_EXPECT_NODEMASK_EQ(test, allowed, FAKE_MASK(1, 2));
+
+	/* Node 0 alone in a tier: it keeps nothing of before. */
+	tiers[1] = MEMTIER_NO_TIER;
+	tiers[2] = MEMTIER_NO_TIER;
+	memtier_demotion_targets(&fm->topo, tiers, 0, &preferred, &allowed);
+	KUNIT_EXPECT_TRUE(test, nodes_empty(preferred));
+	KUNIT_EXPECT_TRUE(test, nodes_empty(allowed));
+
+	/* A node in no tier clears them as well. */
+	tiers[1] = 200;
+	memtier_demotion_targets(&fm->topo, tiers, 0, &preferred, &allowed);
+	KUNIT_EXPECT_FALSE(test, nodes_empty(allowed));
+	memtier_demotion_targets(&fm->topo, tiers, 2, &preferred, &allowed);
+	KUNIT_EXPECT_TRUE(test, nodes_empty(preferred));
+	KUNIT_EXPECT_TRUE(test, nodes_empty(allowed));
 }
 
 static struct kunit_case memtier_demotion_cases[] = {
@@ -458,13 +513,17 @@ static struct kunit_case memtier_demotion_cases[] = {
 	KUNIT_CASE(memtier_demotion_cpuless_only),
 	KUNIT_CASE(memtier_demotion_cpu_only_node),
 	KUNIT_CASE(memtier_demotion_bad_node),
+	KUNIT_CASE(memtier_demotion_node_range_ends),
 	KUNIT_CASE(memtier_demotion_hbm_above_dram),
 	KUNIT_CASE(memtier_demotion_next_tier_not_nearest),
+	KUNIT_CASE(memtier_demotion_next_tier_skips_gaps),
 	KUNIT_CASE(memtier_demotion_distance_ties),
 	KUNIT_CASE(memtier_demotion_follows_moves),
 	KUNIT_CASE(memtier_demotion_tier_emptied),
+	KUNIT_CASE(memtier_demotion_unplaced_node),
+	KUNIT_CASE(memtier_demotion_invalid_ids),
 	KUNIT_CASE(memtier_demotion_offline_node_skipped),
-	KUNIT_CASE(memtier_demotion_rebuild_clears),
+	KUNIT_CASE(memtier_demotion_recompute_clears),
 	{}
 };
 

@@ -2,7 +2,6 @@
 /*
  * The fake machine shared by the memtier suites.
  */
-#include <kunit/resource.h>
 #include <kunit/test.h>
 #include <linux/module.h>
 
@@ -39,6 +38,7 @@ struct fake_machine *fake_machine_new(struct kunit *test, int nr_nodes,
 	KUNIT_ASSERT_NOT_NULL(test, fm);
 	fm->dist = kunit_kcalloc(test, nr_nodes, nr_nodes, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fm->dist);
+	fm->guard = ~0UL;
 	fm->nr_nodes = nr_nodes;
 	fm->topo.distance = fake_distance;
 	for (a = 0; a < nr_nodes; a++) {
@@ -54,107 +54,90 @@ struct fake_machine *fake_machine_new(struct kunit *test, int nr_nodes,
 }
 
 /**
- * fake_registry_empty() - take every node out, which frees every tier
- * @reg: the registry.
+ * fake_tiers() - the tier ID of each node, as the kernel keeps it
+ * @test: the test, which owns the memory.
+ * @fm: the machine.
+ * @tier_of_node: an entry per node of @fm, copied as it is: a tier ID,
+ *	%MEMTIER_NO_TIER or any other value; NULL for none.
  *
- * The kernel never tears its registry down; a test must, or leak its
- * tiers.
+ * Every other entry is %MEMTIER_NO_TIER.  Around the %MAX_NUMNODES
+ * entries the library may read are entries it must not, each
+ * %FAKE_TIER_GUARD, a valid tier ID: %FAKE_TIER_GUARDS before node 0's
+ * and one after the last node's.  A read out of range then gives a
+ * wrong answer that a test can see, not whatever the allocator left.
+ *
+ * Return: the entries, indexed by node; the test may change them, and
+ * they are freed when it ends.
  */
-void fake_registry_empty(struct memtier_registry *reg)
+int *fake_tiers(struct kunit *test, const struct fake_machine *fm,
+		const int *tier_of_node)
 {
-	int node;
+	int *tiers, node;
 
+	tiers = kunit_kmalloc_array(test,
+				    FAKE_TIER_GUARDS + MAX_NUMNODES + 1,
+				    sizeof(*tiers), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tiers);
+	tiers += FAKE_TIER_GUARDS;
+	for (node = -FAKE_TIER_GUARDS; node < 0; node++)
+		tiers[node] = FAKE_TIER_GUARD;
 	for (node = 0; node < MAX_NUMNODES; node++)
-		memtier_registry_remove_node(reg, node);
-}
-
-static void fake_registry_destroy(void *reg)
-{
-	fake_registry_empty(reg);
-}
-
-/**
- * fake_registry_new() - an empty registry, destroyed when the test ends
- * @test: the test.
- *
- * Return: the registry.
- */
-struct memtier_registry *fake_registry_new(struct kunit *test)
-{
-	struct memtier_registry *reg;
-
-	reg = kunit_kzalloc(test, sizeof(*reg), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, reg);
-	memtier_registry_init(reg, NULL);
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, fake_registry_destroy,
-						  reg));
-	return reg;
-}
-
-/**
- * fake_place() - put each memory node in a tier
- * @test: the test.
- * @reg: the registry.
- * @fm: the machine.
- * @tier_of_node: a tier ID per node of @fm, or MEMTIER_NO_TIER to skip.
- */
-void fake_place(struct kunit *test, struct memtier_registry *reg,
-		struct fake_machine *fm, const int *tier_of_node)
-{
-	int node, ret;
-
-	for (node = 0; node < fm->nr_nodes; node++) {
-		if (tier_of_node[node] == MEMTIER_NO_TIER)
-			continue;
-		ret = memtier_registry_set_node(reg, &fm->topo, node,
-						tier_of_node[node]);
-		KUNIT_ASSERT_EQ_MSG(test, 0, ret, "node %d tier %d", node,
-				    tier_of_node[node]);
+		tiers[node] = MEMTIER_NO_TIER;
+	tiers[MAX_NUMNODES] = FAKE_TIER_GUARD;
+	if (tier_of_node) {
+		for (node = 0; node < fm->nr_nodes; node++)
+			tiers[node] = tier_of_node[node];
 	}
-}
-
-static void fake_snapshot_free(void *snap)
-{
-	memtier_snapshot_free(snap);
+	return tiers;
 }
 
 /**
- * fake_snapshot() - build a snapshot, freed when the test ends
- * @test: the test.
- * @reg: the registry.
+ * fake_targets() - a node's demotion targets, over masks full of junk
  * @fm: the machine.
+ * @node_tier: the tier ID of each node, as from fake_tiers().
+ * @node: the node, any value.
+ * @preferred: set to its preferred targets.
+ * @allowed: set to its allowed targets.
  *
- * It covers the machine's nodes, as the kernel's covers nr_node_ids.
- *
- * Return: the snapshot.
+ * Both masks hold every node when memtier_demotion_targets() is called,
+ * so that a mask it leaves unwritten shows.
  */
-struct memtier_snapshot *fake_snapshot(struct kunit *test,
-				       struct memtier_registry *reg,
-				       struct fake_machine *fm)
+void fake_targets(const struct fake_machine *fm, const int *node_tier,
+		  int node, nodemask_t *preferred, nodemask_t *allowed)
 {
-	struct memtier_snapshot *snap;
-
-	snap = memtier_snapshot_alloc(fm->nr_nodes, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, snap);
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, fake_snapshot_free,
-						  snap));
-	memtier_snapshot_build(snap, reg, &fm->topo);
-	return snap;
+	nodes_setall(*preferred);
+	nodes_setall(*allowed);
+	memtier_demotion_targets(&fm->topo, node_tier, node, preferred,
+				 allowed);
 }
 
 /**
- * fake_state_destroy() - free a state's tiers and both its snapshots
- * @state: the state; no reader may be left.
+ * fake_expect_targets() - check a node's demotion targets
+ * @test: the test.
+ * @fm: the machine.
+ * @node_tier: the tier ID of each node, as from fake_tiers().
+ * @node: the node, any value.
+ * @preferred: the preferred targets it must get.
+ * @allowed: the allowed targets it must get.
+ *
+ * As fake_targets(), then one expectation per mask, naming the node.
  */
-void fake_state_destroy(struct memtier_state *state)
+void fake_expect_targets(struct kunit *test, const struct fake_machine *fm,
+			 const int *node_tier, int node,
+			 const nodemask_t *preferred,
+			 const nodemask_t *allowed)
 {
-	fake_registry_empty(&state->reg);
-	memtier_snapshot_free(rcu_dereference_protected(state->snap, true));
-	RCU_INIT_POINTER(state->snap, NULL);
-	memtier_snapshot_free(state->spare);
-	state->spare = NULL;
+	nodemask_t got_preferred, got_allowed;
+
+	fake_targets(fm, node_tier, node, &got_preferred, &got_allowed);
+	KUNIT_EXPECT_TRUE_MSG(test, nodes_equal(got_preferred, *preferred),
+			      "node %d: preferred %*pbl, want %*pbl", node,
+			      nodemask_pr_args(&got_preferred),
+			      nodemask_pr_args(preferred));
+	KUNIT_EXPECT_TRUE_MSG(test, nodes_equal(got_allowed, *allowed),
+			      "node %d: allowed %*pbl, want %*pbl", node,
+			      nodemask_pr_args(&got_allowed),
+			      nodemask_pr_args(allowed));
 }
 
 /**
@@ -172,40 +155,6 @@ nodemask_t fake_mask(int nr, const int *nodes)
 	for (i = 0; i < nr; i++)
 		node_set(nodes[i], mask);
 	return mask;
-}
-
-/**
- * fake_registry_check() - the registry's invariants
- * @test: the test.
- * @reg: the registry.
- * @fm: the machine.
- *
- * Tiers are in strictly descending ID order, none is empty, every node
- * in a tier is a memory node of @fm, and each node's tier pointer agrees
- * with the tiers' node lists: so a node is in at most one tier.
- */
-void fake_registry_check(struct kunit *test, struct memtier_registry *reg,
-			 struct fake_machine *fm)
-{
-	nodemask_t seen = NODE_MASK_NONE;
-	struct memtier_tier *tier;
-	int prev = MAX_MEMORY_TIER_ID + 1, node;
-
-	memtier_for_each_tier(tier, reg) {
-		KUNIT_EXPECT_LT(test, tier->id, prev);
-		KUNIT_EXPECT_TRUE(test, memtier_tier_id_valid(tier->id));
-		KUNIT_EXPECT_FALSE(test, nodes_empty(tier->nodes));
-		KUNIT_EXPECT_FALSE(test, nodes_intersects(seen, tier->nodes));
-		KUNIT_EXPECT_TRUE(test, nodes_subset(tier->nodes,
-						     fm->topo.memory_nodes));
-		nodes_or(seen, seen, tier->nodes);
-		for_each_node_mask(node, tier->nodes)
-			KUNIT_EXPECT_PTR_EQ(test, reg->node_tier[node], tier);
-		prev = tier->id;
-	}
-	for (node = 0; node < MAX_NUMNODES; node++)
-		KUNIT_EXPECT_EQ(test, node_isset(node, seen),
-				!!reg->node_tier[node]);
 }
 
 MODULE_DESCRIPTION("KUnit suites for the memory tiering core");

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A fake machine for the memtier suites: memory nodes, CPU nodes and a
- * distance matrix, as the real kernel would pass them in.
+ * distance matrix, as the real kernel would pass them in, and the tier
+ * ID of each node, as the kernel keeps it.
  */
 #ifndef _MM_MEMTIER_TESTS_FAKE_MACHINE_H
 #define _MM_MEMTIER_TESTS_FAKE_MACHINE_H
@@ -16,14 +17,26 @@
 #define FM_MEM		2	/* memory only */
 #define FM_CPU		3	/* CPUs only */
 
+/*
+ * What fake_tiers() puts around its entries: a valid tier ID, so that a
+ * read before or past the end of the array gives a wrong answer.
+ */
+#define FAKE_TIER_GUARD		MAX_MEMORY_TIER_ID
+/* How many guard entries come before node 0's: node numbers to -8. */
+#define FAKE_TIER_GUARDS	8
+
 /**
  * struct fake_machine - a topology with a distance matrix
+ * @guard: all ones, the word before @topo's memory nodes: a node number
+ *	just below 0, read as a bit of that mask, reads as a memory node
+ *	(as x86's test_bit() reads it), and a range check one off shows.
  * @topo: what the library sees.
  * @nr_nodes: nodes 0 to @nr_nodes - 1 are described.
  * @dist: @dist[a * @nr_nodes + b] is the distance from a to b; sized by
  *	@nr_nodes, not %MAX_NUMNODES, which is 1024 in distribution kernels.
  */
 struct fake_machine {
+	unsigned long guard;
 	struct memtier_topology topo;
 	int nr_nodes;
 	u8 *dist;
@@ -31,17 +44,15 @@ struct fake_machine {
 
 struct fake_machine *fake_machine_new(struct kunit *test, int nr_nodes,
 				      const u8 *roles, const u8 *dist);
-struct memtier_registry *fake_registry_new(struct kunit *test);
-void fake_registry_empty(struct memtier_registry *reg);
-void fake_state_destroy(struct memtier_state *state);
-void fake_place(struct kunit *test, struct memtier_registry *reg,
-		struct fake_machine *fm, const int *tier_of_node);
-struct memtier_snapshot *fake_snapshot(struct kunit *test,
-				       struct memtier_registry *reg,
-				       struct fake_machine *fm);
+int *fake_tiers(struct kunit *test, const struct fake_machine *fm,
+		const int *tier_of_node);
+void fake_targets(const struct fake_machine *fm, const int *node_tier,
+		  int node, nodemask_t *preferred, nodemask_t *allowed);
+void fake_expect_targets(struct kunit *test, const struct fake_machine *fm,
+			 const int *node_tier, int node,
+			 const nodemask_t *preferred,
+			 const nodemask_t *allowed);
 nodemask_t fake_mask(int nr, const int *nodes);
-void fake_registry_check(struct kunit *test, struct memtier_registry *reg,
-			 struct fake_machine *fm);
 
 #define FAKE_MASK(...) ({						\
 	const int __n[] = { __VA_ARGS__ };				\

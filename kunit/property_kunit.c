@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit suite memtier_property: seeded, reproducible random topologies
- * (up to 64 nodes) and random moves, checked against the properties the
- * design promises rather than against worked answers.
+ * (up to 64 nodes), random tier entries (some not tier IDs) and random
+ * moves, checked against the definitions the design gives and the
+ * properties it promises rather than against worked answers.
  */
 #include <kunit/test.h>
+#include <linux/limits.h>
+#include <linux/minmax.h>
 #include <linux/prandom.h>
 
 #include "memtier.h"
@@ -31,14 +34,24 @@ static u32 prop_below(struct rnd_state *rs, u32 n)
 	return prandom_u32_state(rs) % n;
 }
 
-/* A tier ID: mostly from a few common values, so tiers share nodes. */
-static int prop_tier_id(struct rnd_state *rs)
+/*
+ * A node's tier entry: mostly a tier ID from a few common values, so that
+ * tiers share nodes; some from the whole range; a few not a tier at all.
+ */
+static int prop_tier_entry(struct rnd_state *rs)
 {
 	static const int common[] = { 0, 100, 150, 200, 300, 400 };
+	static const int none[] = { MEMTIER_NO_TIER, MEMTIER_NO_TIER, -7, 401,
+				    INT_MIN, INT_MAX };
 
-	if (prop_below(rs, 4))
+	switch (prop_below(rs, 8)) {
+	case 0:
+		return none[prop_below(rs, ARRAY_SIZE(none))];
+	case 1:
+		return prop_below(rs, 401);
+	default:
 		return common[prop_below(rs, ARRAY_SIZE(common))];
-	return prop_below(rs, MAX_MEMORY_TIER_ID + 1);
+	}
 }
 
 static struct fake_machine *prop_machine(struct kunit *test,
@@ -63,109 +76,119 @@ static struct fake_machine *prop_machine(struct kunit *test,
 	return fake_machine_new(test, nr, roles, dist);
 }
 
-/* Every property of one snapshot against the registry and the machine. */
-static void prop_check(struct kunit *test, struct memtier_registry *reg,
-		       struct fake_machine *fm, struct memtier_snapshot *snap,
-		       struct rnd_state *rs)
+/*
+ * A node's tier as the design defines it, written out apart from the
+ * library: a memory node of the machine with an entry from 0 to 400.
+ */
+static int prop_tier(const struct fake_machine *fm, const int *tiers,
+		     int node)
 {
-	const struct memtier_topology *topo = &fm->topo;
-	int node, other, tier, next, best, target;
-	int top = MEMTIER_NO_TIER, top_cpu = MEMTIER_NO_TIER;
-	nodemask_t pref, allowed;
+	if (node < 0 || node >= fm->nr_nodes ||
+	    !node_isset(node, fm->topo.memory_nodes) ||
+	    tiers[node] < 0 || tiers[node] > 400)
+		return MEMTIER_NO_TIER;
+	return tiers[node];
+}
 
-	fake_registry_check(test, reg, fm);
+/* The lowest tier with a CPU node, else the lowest tier, else none. */
+static int prop_top(const struct fake_machine *fm, const int *tiers)
+{
+	int top = MEMTIER_NO_TIER, top_cpu = MEMTIER_NO_TIER, node, tier;
 
-	/* The lowest tier with a CPU node, else the lowest tier: all top. */
 	for (node = 0; node < fm->nr_nodes; node++) {
-		tier = memtier_registry_node_tier(reg, node);
+		tier = prop_tier(fm, tiers, node);
 		if (tier == MEMTIER_NO_TIER)
 			continue;
 		if (top == MEMTIER_NO_TIER || tier < top)
 			top = tier;
-		if (node_isset(node, topo->cpu_nodes) &&
+		if (node_isset(node, fm->topo.cpu_nodes) &&
 		    (top_cpu == MEMTIER_NO_TIER || tier < top_cpu))
 			top_cpu = tier;
 	}
-	if (top_cpu != MEMTIER_NO_TIER)
-		top = top_cpu;
-	KUNIT_EXPECT_EQ(test, snap->top_tier_id, top);
+	return top_cpu != MEMTIER_NO_TIER ? top_cpu : top;
+}
 
-	for (node = 0; node < fm->nr_nodes; node++) {
-		tier = memtier_registry_node_tier(reg, node);
-		/* Every memory node in exactly one tier, others in none. */
-		KUNIT_EXPECT_EQ(test, tier != MEMTIER_NO_TIER,
-				node_isset(node, topo->memory_nodes));
-		KUNIT_EXPECT_EQ(test, memtier_snapshot_node_tier(snap, node),
-				tier);
+static int prop_dist(const struct fake_machine *fm, int from, int to)
+{
+	return fm->dist[from * fm->nr_nodes + to];
+}
 
-		memtier_preferred_targets(snap, node, &pref);
-		memtier_allowed_targets(snap, node, &allowed);
-		KUNIT_EXPECT_TRUE(test, nodes_subset(pref, allowed));
+/* One node's targets and top-tier answer against the definitions. */
+static void prop_check_node(struct kunit *test, const struct fake_machine *fm,
+			    const int *tiers, int node, int top)
+{
+	int tier = prop_tier(fm, tiers, node), next = MEMTIER_NO_TIER;
+	nodemask_t want_pref = NODE_MASK_NONE, want_allowed = NODE_MASK_NONE;
+	nodemask_t pref, allowed;
+	int other, t, best = INT_MAX;
 
-		/* The next lower tier, and the nearest distance into it. */
-		next = MEMTIER_NO_TIER;
+	/* Every node of every lower tier; the nearest of the next lower. */
+	if (tier != MEMTIER_NO_TIER) {
 		for (other = 0; other < fm->nr_nodes; other++) {
-			int t = memtier_registry_node_tier(reg, other);
-
-			if (tier != MEMTIER_NO_TIER && t != MEMTIER_NO_TIER &&
-			    t < tier && t > next)
-				next = t;
-		}
-		best = INT_MAX;
-		for (other = 0; other < fm->nr_nodes; other++)
-			if (next != MEMTIER_NO_TIER &&
-			    memtier_registry_node_tier(reg, other) == next)
-				best = min(best, (int)fm->dist[node * fm->nr_nodes + other]);
-
-		for (other = 0; other < fm->nr_nodes; other++) {
-			int t = memtier_registry_node_tier(reg, other);
-			bool lower = tier != MEMTIER_NO_TIER &&
-				     t != MEMTIER_NO_TIER && t < tier;
-
-			/* Never into its own tier or a higher one. */
-			KUNIT_EXPECT_EQ_MSG(test, node_isset(other, allowed),
-					    lower, "node %d (tier %d) -> %d (tier %d)",
-					    node, tier, other, t);
-			KUNIT_EXPECT_EQ_MSG(test, node_isset(other, pref),
-					    lower && t == next &&
-					    fm->dist[node * fm->nr_nodes + other] == best,
-					    "node %d (tier %d) -> %d (tier %d)",
-					    node, tier, other, t);
-		}
-
-		target = memtier_next_demotion_node(snap, node,
-						    prandom_u32_state(rs));
-		if (nodes_empty(pref))
-			KUNIT_EXPECT_EQ(test, target, NUMA_NO_NODE);
-		else
-			KUNIT_EXPECT_TRUE(test, target >= 0 &&
-					  node_isset(target, pref));
-
-		/* Top-tier nodes form an upper set of tiers... */
-		for (other = 0; other < fm->nr_nodes; other++) {
-			int t = memtier_registry_node_tier(reg, other);
-			bool is_top;
-
-			if (tier == MEMTIER_NO_TIER || t == MEMTIER_NO_TIER ||
-			    t < tier)
+			t = prop_tier(fm, tiers, other);
+			if (t == MEMTIER_NO_TIER || t >= tier)
 				continue;
-			if (memtier_node_is_toptier(snap, node)) {
-				is_top = memtier_node_is_toptier(snap, other);
-				KUNIT_EXPECT_TRUE(test, is_top);
-			}
+			node_set(other, want_allowed);
+			next = max(next, t);
 		}
-		/* ...starting at the lowest tier with CPUs, else at the lowest. */
-		KUNIT_EXPECT_EQ_MSG(test, memtier_node_is_toptier(snap, node),
-				    tier == MEMTIER_NO_TIER || tier >= top,
-				    "node %d tier %d top %d", node, tier, top);
+		for_each_node_mask(other, want_allowed) {
+			if (tiers[other] == next)
+				best = min(best, prop_dist(fm, node, other));
+		}
+		for_each_node_mask(other, want_allowed) {
+			if (tiers[other] == next &&
+			    prop_dist(fm, node, other) == best)
+				node_set(other, want_pref);
+		}
 	}
+
+	fake_targets(fm, tiers, node, &pref, &allowed);
+	KUNIT_EXPECT_TRUE_MSG(test, nodes_equal(allowed, want_allowed),
+			      "node %d (tier %d): allowed %*pbl, want %*pbl",
+			      node, tier, nodemask_pr_args(&allowed),
+			      nodemask_pr_args(&want_allowed));
+	KUNIT_EXPECT_TRUE_MSG(test, nodes_equal(pref, want_pref),
+			      "node %d (tier %d): preferred %*pbl, want %*pbl",
+			      node, tier, nodemask_pr_args(&pref),
+			      nodemask_pr_args(&want_pref));
+	/* Preferred targets are allowed ones, and there are some if any. */
+	KUNIT_EXPECT_TRUE(test, nodes_subset(pref, allowed));
+	KUNIT_EXPECT_EQ(test, nodes_empty(pref), nodes_empty(allowed));
+
+	if (node < 0 || node >= fm->nr_nodes)
+		return;
+	/* Top tier: from the lowest tier with CPUs, else the lowest, up. */
+	KUNIT_EXPECT_EQ_MSG(test, memtier_is_toptier(tier, top),
+			    tier == MEMTIER_NO_TIER || tier >= top,
+			    "node %d tier %d top %d", node, tier, top);
+	/* ...so top-tier nodes form an upper set of tiers. */
+	if (tier == MEMTIER_NO_TIER || !memtier_is_toptier(tier, top))
+		return;
+	for (other = 0; other < fm->nr_nodes; other++) {
+		t = prop_tier(fm, tiers, other);
+		if (t != MEMTIER_NO_TIER && t >= tier)
+			KUNIT_EXPECT_TRUE(test, memtier_is_toptier(t, top));
+	}
+}
+
+/* Every property of one machine and its tier entries. */
+static void prop_check(struct kunit *test, const struct fake_machine *fm,
+		       const int *tiers)
+{
+	int top = prop_top(fm, tiers), node;
+
+	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers), top);
+	/* The machine's nodes, and the node numbers just outside them. */
+	for (node = -1; node <= fm->nr_nodes; node++)
+		prop_check_node(test, fm, tiers, node, top);
+	prop_check_node(test, fm, tiers, MAX_NUMNODES, top);
 }
 
 static void memtier_property_random_topologies(struct kunit *test)
 {
 	u8 *roles, *dist;
 	struct rnd_state rs;
-	int round, move, node, id, ret;
+	int round, move, node, *tiers;
 
 	roles = kunit_kzalloc(test, MAX_NUMNODES, GFP_KERNEL);
 	dist = kunit_kzalloc(test, PROP_MAX_NODES * PROP_MAX_NODES,
@@ -176,30 +199,28 @@ static void memtier_property_random_topologies(struct kunit *test)
 
 	for (round = 0; round < PROP_TOPOLOGIES; round++) {
 		struct fake_machine *fm = prop_machine(test, &rs, roles, dist);
-		struct memtier_registry *reg = fake_registry_new(test);
-		struct memtier_snapshot *snap = fake_snapshot(test, reg, fm);
 
-		for (node = 0; node < fm->nr_nodes; node++) {
-			if (!node_isset(node, fm->topo.memory_nodes))
-				continue;
-			ret = memtier_registry_set_node(reg, &fm->topo, node,
-							prop_tier_id(&rs));
-			KUNIT_ASSERT_EQ(test, 0, ret);
+		tiers = fake_tiers(test, fm, NULL);
+		for (node = 0; node < fm->nr_nodes; node++)
+			tiers[node] = prop_tier_entry(&rs);
+		/* A tier ID past the machine's nodes, never to be read. */
+		if (fm->nr_nodes < MAX_NUMNODES) {
+			node = fm->nr_nodes +
+			       prop_below(&rs, MAX_NUMNODES - fm->nr_nodes);
+			tiers[node] = prop_below(&rs, 401);
 		}
-		memtier_snapshot_build(snap, reg, &fm->topo);
-		prop_check(test, reg, fm, snap, &rs);
+		prop_check(test, fm, tiers);
 
 		for (move = 0; move < PROP_MOVES; move++) {
 			node = prop_below(&rs, fm->nr_nodes);
-			id = prop_tier_id(&rs);
-			ret = memtier_registry_set_node(reg, &fm->topo,
-							node, id);
-			if (node_isset(node, fm->topo.memory_nodes))
-				KUNIT_EXPECT_EQ(test, 0, ret);
+			/* Memory going or coming, its entry left as it was. */
+			if (prop_below(&rs, 4))
+				tiers[node] = prop_tier_entry(&rs);
+			else if (node_isset(node, fm->topo.memory_nodes))
+				node_clear(node, fm->topo.memory_nodes);
 			else
-				KUNIT_EXPECT_EQ(test, -ENODEV, ret);
-			memtier_snapshot_build(snap, reg, &fm->topo);
-			prop_check(test, reg, fm, snap, &rs);
+				node_set(node, fm->topo.memory_nodes);
+			prop_check(test, fm, tiers);
 		}
 		if (test->status == KUNIT_FAILURE) {
 			kunit_info(test, "first failure in round %d", round);

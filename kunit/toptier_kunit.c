@@ -5,6 +5,7 @@
  * every tier is.
  */
 #include <kunit/test.h>
+#include <linux/limits.h>
 
 #include "memtier.h"
 #include "fake_machine.h"
@@ -16,9 +17,10 @@
  * @name: what it shows.
  * @nr_nodes: nodes described.
  * @roles: FM_* per node.
- * @tier: tier ID per node, MEMTIER_NO_TIER for none.
+ * @tier: tier ID entry per node, MEMTIER_NO_TIER for none.
  * @top_tier_id: the expected lowest top-tier ID.
- * @toptier: expected node_is_toptier() per node, as a bitmap.
+ * @toptier: expected memtier_is_toptier() of each node's entry, as a
+ *	bitmap.
  */
 struct toptier_case {
 	const char *name;
@@ -119,6 +121,65 @@ static const struct toptier_case toptier_cases[] = {
 		.tier = { 400, 0, 0 },
 		.top_tier_id = 0,
 		.toptier = BIT(0) | BIT(1) | BIT(2),
+	}, {
+		.name = "CPU tier 1, tier 0 below it",
+		.nr_nodes = 2,
+		.roles = { FM_MEM, FM_CPU_MEM },
+		.tier = { 0, 1 },
+		.top_tier_id = 1,
+		.toptier = BIT(1),
+	}, {
+		.name = "CPU tier 400, tier 399 below it",
+		.nr_nodes = 2,
+		.roles = { FM_CPU_MEM, FM_MEM },
+		.tier = { 400, 399 },
+		.top_tier_id = 400,
+		.toptier = BIT(0),
+	}, {
+		/* The lower CPU tier first in node order, then a higher one. */
+		.name = "CPUs in two tiers, the lower one first",
+		.nr_nodes = 3,
+		.roles = { FM_CPU_MEM, FM_CPU_MEM, FM_MEM },
+		.tier = { 129, 213, 87 },
+		.top_tier_id = 129,
+		.toptier = BIT(0) | BIT(1),
+	}, {
+		/* In no tier yet: its CPUs do not make a tier top. */
+		.name = "CPU node in no tier is ignored",
+		.nr_nodes = 3,
+		.roles = { FM_CPU_MEM, FM_MEM, FM_CPU_MEM },
+		.tier = { 200, 100, MEMTIER_NO_TIER },
+		.top_tier_id = 200,
+		.toptier = BIT(0) | BIT(2),
+	}, {
+		.name = "the only CPU node in no tier: the lowest tier",
+		.nr_nodes = 3,
+		.roles = { FM_CPU_MEM, FM_MEM, FM_MEM },
+		.tier = { MEMTIER_NO_TIER, 300, 100 },
+		.top_tier_id = 100,
+		.toptier = BIT(0) | BIT(1) | BIT(2),
+	}, {
+		/* Entries that are not tier IDs put their node in no tier. */
+		.name = "CPU nodes with invalid IDs are ignored",
+		.nr_nodes = 4,
+		.roles = { FM_CPU_MEM, FM_MEM, FM_CPU_MEM, FM_CPU_MEM },
+		.tier = { 200, 100, -7, 401 },
+		.top_tier_id = 200,
+		.toptier = BIT(0) | BIT(2) | BIT(3),
+	}, {
+		.name = "invalid IDs on every CPU node: the lowest tier",
+		.nr_nodes = 3,
+		.roles = { FM_CPU_MEM, FM_MEM, FM_CPU_MEM },
+		.tier = { 401, 143, INT_MIN },
+		.top_tier_id = 143,
+		.toptier = BIT(0) | BIT(1) | BIT(2),
+	}, {
+		.name = "memory nodes in no tier: no top tier",
+		.nr_nodes = 4,
+		.roles = { FM_CPU_MEM, FM_MEM, FM_MEM, FM_CPU },
+		.tier = { MEMTIER_NO_TIER, 401, -7, MEMTIER_NO_TIER },
+		.top_tier_id = MEMTIER_NO_TIER,
+		.toptier = BIT(0) | BIT(1) | BIT(2) | BIT(3),
 	},
 };
 
@@ -133,90 +194,162 @@ static void memtier_toptier_machines(struct kunit *test)
 {
 	const struct toptier_case *c = test->param_value;
 	struct fake_machine *fm;
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap;
-	int node;
+	int *tiers, top, node;
 
 	fm = fake_machine_new(test, c->nr_nodes, c->roles, NULL);
-	fake_place(test, reg, fm, c->tier);
-	snap = fake_snapshot(test, reg, fm);
+	tiers = fake_tiers(test, fm, c->tier);
 
-	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(reg, &fm->topo),
-			c->top_tier_id);
-	KUNIT_EXPECT_EQ(test, snap->top_tier_id, c->top_tier_id);
+	top = memtier_top_tier_id(&fm->topo, tiers);
+	KUNIT_EXPECT_EQ(test, top, c->top_tier_id);
 	for (node = 0; node < c->nr_nodes; node++)
-		KUNIT_EXPECT_EQ_MSG(test, memtier_node_is_toptier(snap, node),
-				    !!(c->toptier & BIT(node)), "node %d",
-				    node);
+		KUNIT_EXPECT_EQ_MSG(test, memtier_is_toptier(tiers[node], top),
+				    !!(c->toptier & BIT(node)),
+				    "node %d tier %d top %d", node,
+				    tiers[node], top);
 }
 
-static void memtier_toptier_empty_registry(struct kunit *test)
+/* No memory node in a tier: no top tier, and every ID counts as top. */
+static void memtier_toptier_no_tier(struct kunit *test)
 {
-	static const u8 roles[] = { FM_CPU, FM_CPU };
-	struct fake_machine *fm = fake_machine_new(test, 2, roles, NULL);
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap = fake_snapshot(test, reg, fm);
+	static const u8 roles[] = { FM_CPU, FM_CPU, FM_NONE };
+	struct fake_machine *fm = fake_machine_new(test, 3, roles, NULL);
+	int *tiers = fake_tiers(test, fm, NULL);
+	int top;
 
-	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(reg, &fm->topo),
+	top = memtier_top_tier_id(&fm->topo, tiers);
+	KUNIT_EXPECT_EQ(test, top, MEMTIER_NO_TIER);
+	/* Which is -1, as the kernel's callers document it. */
+	KUNIT_EXPECT_EQ(test, top, -1);
+	KUNIT_EXPECT_TRUE(test, memtier_is_toptier(MEMTIER_NO_TIER, top));
+	KUNIT_EXPECT_TRUE(test, memtier_is_toptier(0, top));
+	KUNIT_EXPECT_TRUE(test, memtier_is_toptier(400, top));
+
+	/* Valid IDs on nodes without memory change nothing. */
+	tiers[0] = 200;
+	tiers[1] = 100;
+	tiers[2] = 50;
+	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers),
 			MEMTIER_NO_TIER);
-	KUNIT_EXPECT_EQ(test, snap->nr_tiers, 0);
-	KUNIT_EXPECT_TRUE(test, memtier_node_is_toptier(snap, 0));
-	KUNIT_EXPECT_TRUE(test, memtier_node_is_toptier(snap, 1));
 }
 
-static void memtier_toptier_bad_node(struct kunit *test)
+/*
+ * Only the entries of memory nodes are read: a CPU-only or absent node's
+ * ID, or the old ID of a node whose memory went away, counts for nothing.
+ */
+static void memtier_toptier_non_memory_entries(struct kunit *test)
 {
-	static const u8 roles[] = { FM_CPU_MEM, FM_MEM };
-	static const int tiers[] = { 200, 100 };
-	struct fake_machine *fm = fake_machine_new(test, 2, roles, NULL);
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap;
+	static const u8 roles[] = { FM_CPU, FM_NONE, FM_CPU_MEM, FM_MEM };
+	static const int tier[] = { 50, 20, 200, 100 };
+	struct fake_machine *fm = fake_machine_new(test, 4, roles, NULL);
+	int *tiers = fake_tiers(test, fm, tier);
 
-	fake_place(test, reg, fm, tiers);
-	snap = fake_snapshot(test, reg, fm);
-	KUNIT_EXPECT_FALSE(test, memtier_node_is_toptier(snap, 1));
-	KUNIT_EXPECT_TRUE(test, memtier_node_is_toptier(snap, -1));
-	KUNIT_EXPECT_TRUE(test, memtier_node_is_toptier(snap, MAX_NUMNODES));
+	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers), 200);
+
+	/* Node 2's memory goes, its CPUs and entry stay: no CPU tier. */
+	node_clear(2, fm->topo.memory_nodes);
+	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers), 100);
+
+	/* And node 3's: nothing is left in a tier. */
+	node_clear(3, fm->topo.memory_nodes);
+	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers),
+			MEMTIER_NO_TIER);
 }
 
-/* Moving the slow node up to the CPU tier makes it top; and back. */
+/**
+ * struct toptier_probe - one memtier_is_toptier() question
+ * @id: the node's tier ID.
+ * @top: the lowest top-tier ID.
+ * @toptier: the answer.
+ */
+struct toptier_probe {
+	int id;
+	int top;
+	bool toptier;
+};
+
+/*
+ * Both sides of each boundary: around a top tier no constant holds, and
+ * at the ends of the range of IDs.
+ */
+static const struct toptier_probe toptier_probes[] = {
+	{ 172, 173, false }, { 173, 173, true }, { 174, 173, true },
+	{ 0, 173, false }, { 1, 173, false }, { 400, 173, true },
+	/* Not tier IDs: a node in no tier is top. */
+	{ MEMTIER_NO_TIER, 173, true }, { -7, 173, true },
+	{ INT_MIN, 173, true }, { 401, 173, true }, { INT_MAX, 173, true },
+	{ 399, 400, false }, { 400, 400, true }, { 401, 400, true },
+	{ 0, 0, true }, { 1, 0, true }, { MEMTIER_NO_TIER, 0, true },
+	{ 0, 1, false }, { -7, 1, true },
+	/* No tier at all: everything is top. */
+	{ 0, MEMTIER_NO_TIER, true }, { 400, MEMTIER_NO_TIER, true },
+	{ MEMTIER_NO_TIER, MEMTIER_NO_TIER, true },
+};
+
+static void memtier_toptier_is_toptier(struct kunit *test)
+{
+	const struct toptier_probe *p;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(toptier_probes); i++) {
+		p = &toptier_probes[i];
+		KUNIT_EXPECT_EQ_MSG(test, memtier_is_toptier(p->id, p->top),
+				    p->toptier, "id %d top %d", p->id, p->top);
+	}
+}
+
+/* Change a node's tier and recompute: the slow node up to the CPU tier. */
 static void memtier_toptier_follows_moves(struct kunit *test)
 {
 	static const u8 roles[] = { FM_CPU_MEM, FM_MEM };
-	static const int tiers[] = { 200, 100 };
+	static const int tier[] = { 200, 100 };
 	struct fake_machine *fm = fake_machine_new(test, 2, roles, NULL);
-	struct memtier_registry *reg = fake_registry_new(test);
-	struct memtier_snapshot *snap;
+	int *tiers = fake_tiers(test, fm, tier);
+	int top;
 
-	fake_place(test, reg, fm, tiers);
-	snap = fake_snapshot(test, reg, fm);
-	KUNIT_EXPECT_FALSE(test, memtier_node_is_toptier(snap, 1));
+	top = memtier_top_tier_id(&fm->topo, tiers);
+	KUNIT_EXPECT_EQ(test, top, 200);
+	KUNIT_EXPECT_FALSE(test, memtier_is_toptier(tiers[1], top));
 
-	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 1,
-							   200));
-	snap = fake_snapshot(test, reg, fm);
-	KUNIT_EXPECT_TRUE(test, memtier_node_is_toptier(snap, 1));
+	tiers[1] = 200;
+	top = memtier_top_tier_id(&fm->topo, tiers);
+	KUNIT_EXPECT_EQ(test, top, 200);
+	KUNIT_EXPECT_TRUE(test, memtier_is_toptier(tiers[1], top));
 
 	/* Above the CPU tier: still top. */
-	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 1,
-							   300));
-	snap = fake_snapshot(test, reg, fm);
-	KUNIT_EXPECT_TRUE(test, memtier_node_is_toptier(snap, 1));
-	KUNIT_EXPECT_EQ(test, snap->top_tier_id, 200);
+	tiers[1] = 300;
+	top = memtier_top_tier_id(&fm->topo, tiers);
+	KUNIT_EXPECT_EQ(test, top, 200);
+	KUNIT_EXPECT_TRUE(test, memtier_is_toptier(tiers[1], top));
 
 	/* The CPU node below it: the CPU tier is still the reference. */
-	KUNIT_ASSERT_EQ(test, 0, memtier_registry_set_node(reg, &fm->topo, 0,
-							   100));
-	snap = fake_snapshot(test, reg, fm);
-	KUNIT_EXPECT_EQ(test, snap->top_tier_id, 100);
-	KUNIT_EXPECT_TRUE(test, memtier_node_is_toptier(snap, 0));
-	KUNIT_EXPECT_TRUE(test, memtier_node_is_toptier(snap, 1));
+	tiers[0] = 100;
+	top = memtier_top_tier_id(&fm->topo, tiers);
+	KUNIT_EXPECT_EQ(test, top, 100);
+	KUNIT_EXPECT_TRUE(test, memtier_is_toptier(tiers[0], top));
+	KUNIT_EXPECT_TRUE(test, memtier_is_toptier(tiers[1], top));
+
+	/* The CPU node out of its tier: the lowest tier, node 1's. */
+	tiers[0] = MEMTIER_NO_TIER;
+	top = memtier_top_tier_id(&fm->topo, tiers);
+	KUNIT_EXPECT_EQ(test, top, 300);
+	KUNIT_EXPECT_TRUE(test, memtier_is_toptier(tiers[1], top));
+
+	/* Back in, at 299, just below node 1: the boundary again. */
+	tiers[0] = 299;
+	top = memtier_top_tier_id(&fm->topo, tiers);
+	KUNIT_EXPECT_EQ(test, top, 299);
+	KUNIT_EXPECT_TRUE(test, memtier_is_toptier(tiers[1], top));
+	tiers[1] = 298;
+	top = memtier_top_tier_id(&fm->topo, tiers);
+	KUNIT_EXPECT_EQ(test, top, 299);
+	KUNIT_EXPECT_FALSE(test, memtier_is_toptier(tiers[1], top));
 }
 
 static struct kunit_case memtier_toptier_cases[] = {
 	KUNIT_CASE_PARAM(memtier_toptier_machines, toptier_gen_params),
-	KUNIT_CASE(memtier_toptier_empty_registry),
-	KUNIT_CASE(memtier_toptier_bad_node),
+	KUNIT_CASE(memtier_toptier_no_tier),
+	KUNIT_CASE(memtier_toptier_non_memory_entries),
+	KUNIT_CASE(memtier_toptier_is_toptier),
 	KUNIT_CASE(memtier_toptier_follows_moves),
 	{}
 };
