@@ -297,52 +297,41 @@ static void memtier_toptier_is_toptier(struct kunit *test)
 	}
 }
 
-/* Change a node's tier and recompute: the slow node up to the CPU tier. */
+/*
+ * Change one node's tier at a time and recompute: the slow node up to
+ * the CPU tier and above it, then the CPU node down, out and back.
+ */
 static void memtier_toptier_follows_moves(struct kunit *test)
 {
 	static const u8 roles[] = { FM_CPU_MEM, FM_MEM };
 	static const int tier[] = { 200, 100 };
+	/* Node @node moves to @id: the boundary, and node 1's side of it. */
+	static const struct {
+		int node, id, top;
+		bool node1_top;
+	} steps[] = {
+		{ 1, 100, 200, false },			/* as placed */
+		{ 1, 200, 200, true },			/* into the CPU tier */
+		{ 1, 300, 200, true },			/* above it: still top */
+		{ 0, 100, 100, true },			/* the CPU tier moves down */
+		{ 0, MEMTIER_NO_TIER, 300, true },	/* no CPU tier: the lowest */
+		{ 0, 299, 299, true },			/* just below node 1 */
+		{ 1, 298, 299, false },			/* node 1 below it again */
+	};
 	struct fake_machine *fm = fake_machine_new(test, 2, roles, NULL);
 	int *tiers = fake_tiers(test, fm, tier);
-	int top;
+	int i, top;
 
-	top = memtier_top_tier_id(&fm->topo, tiers);
-	KUNIT_EXPECT_EQ(test, top, 200);
-	KUNIT_EXPECT_FALSE(test, memtier_is_toptier(tiers[1], top));
-
-	tiers[1] = 200;
-	top = memtier_top_tier_id(&fm->topo, tiers);
-	KUNIT_EXPECT_EQ(test, top, 200);
-	KUNIT_EXPECT_TRUE(test, memtier_is_toptier(tiers[1], top));
-
-	/* Above the CPU tier: still top. */
-	tiers[1] = 300;
-	top = memtier_top_tier_id(&fm->topo, tiers);
-	KUNIT_EXPECT_EQ(test, top, 200);
-	KUNIT_EXPECT_TRUE(test, memtier_is_toptier(tiers[1], top));
-
-	/* The CPU node below it: the CPU tier is still the reference. */
-	tiers[0] = 100;
-	top = memtier_top_tier_id(&fm->topo, tiers);
-	KUNIT_EXPECT_EQ(test, top, 100);
-	KUNIT_EXPECT_TRUE(test, memtier_is_toptier(tiers[0], top));
-	KUNIT_EXPECT_TRUE(test, memtier_is_toptier(tiers[1], top));
-
-	/* The CPU node out of its tier: the lowest tier, node 1's. */
-	tiers[0] = MEMTIER_NO_TIER;
-	top = memtier_top_tier_id(&fm->topo, tiers);
-	KUNIT_EXPECT_EQ(test, top, 300);
-	KUNIT_EXPECT_TRUE(test, memtier_is_toptier(tiers[1], top));
-
-	/* Back in, at 299, just below node 1: the boundary again. */
-	tiers[0] = 299;
-	top = memtier_top_tier_id(&fm->topo, tiers);
-	KUNIT_EXPECT_EQ(test, top, 299);
-	KUNIT_EXPECT_TRUE(test, memtier_is_toptier(tiers[1], top));
-	tiers[1] = 298;
-	top = memtier_top_tier_id(&fm->topo, tiers);
-	KUNIT_EXPECT_EQ(test, top, 299);
-	KUNIT_EXPECT_FALSE(test, memtier_is_toptier(tiers[1], top));
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		tiers[steps[i].node] = steps[i].id;
+		top = memtier_top_tier_id(&fm->topo, tiers);
+		KUNIT_EXPECT_EQ_MSG(test, top, steps[i].top, "step %d", i);
+		/* The only CPU node is top tier wherever it is. */
+		KUNIT_EXPECT_TRUE_MSG(test, memtier_is_toptier(tiers[0], top),
+				      "step %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, memtier_is_toptier(tiers[1], top),
+				    steps[i].node1_top, "step %d", i);
+	}
 }
 
 static struct kunit_case memtier_toptier_cases[] = {
