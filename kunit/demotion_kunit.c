@@ -356,6 +356,32 @@ static void memtier_demotion_distance_ties(struct kunit *test)
 	expect_targets(test, fm, tiers, 3, 0, 0);
 }
 
+/*
+ * The fallback order, not the distance alone, picks the preferred nodes,
+ * as find_next_best_node() does in mainline: from node 3, node 1 (20
+ * away, CPUs, one page of load) scores (20 + 1 + 1) * MAX_NUMNODES + 1
+ * and node 2 (21 away, no CPUs) (21 + 1) * MAX_NUMNODES, so node 2 comes
+ * first, and node 1, at another distance, is not preferred: the nearer
+ * node is not a preferred target.  Without the load, node 1 comes first
+ * (a tie goes to the lower number) and is the only one.
+ */
+static void memtier_demotion_fallback_order(struct kunit *test)
+{
+	static const u8 roles[] = { FM_CPU, FM_CPU_MEM, FM_MEM, FM_CPU_MEM };
+	static const u8 dist[] = { 10, 20, 20, 20,
+				   20, 10, 20, 20,
+				   20, 20, 10, 21,
+				   20, 20, 21, 10 };
+	static const int tier[] = { MEMTIER_NO_TIER, 100, 100, 200 };
+	struct fake_machine *fm = fake_machine_new(test, 4, roles, dist);
+	int *tiers = fake_tiers(test, fm, tier);
+
+	fm->load[1] = 1;
+	expect_targets(test, fm, tiers, 3, BIT(2), BIT(1) | BIT(2));
+	fm->load[1] = 0;
+	expect_targets(test, fm, tiers, 3, BIT(1), BIT(1) | BIT(2));
+}
+
 /* Change a node's tier and recompute: the targets follow, and only those. */
 static void memtier_demotion_follows_moves(struct kunit *test)
 {
@@ -518,6 +544,7 @@ static struct kunit_case memtier_demotion_cases[] = {
 	KUNIT_CASE(memtier_demotion_next_tier_not_nearest),
 	KUNIT_CASE(memtier_demotion_next_tier_skips_gaps),
 	KUNIT_CASE(memtier_demotion_distance_ties),
+	KUNIT_CASE(memtier_demotion_fallback_order),
 	KUNIT_CASE(memtier_demotion_follows_moves),
 	KUNIT_CASE(memtier_demotion_tier_emptied),
 	KUNIT_CASE(memtier_demotion_unplaced_node),

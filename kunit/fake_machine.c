@@ -4,6 +4,7 @@
  */
 #include <kunit/test.h>
 #include <linux/module.h>
+#include <linux/topology.h>
 
 #include "memtier.h"
 #include "fake_machine.h"
@@ -14,6 +15,42 @@ static int fake_distance(const struct memtier_topology *topo, int from, int to)
 
 	fm = container_of(topo, struct fake_machine, topo);
 	return fm->dist[from * fm->nr_nodes + to];
+}
+
+/*
+ * find_next_best_node() of mm/page_alloc.c, on the fake machine: the
+ * nearest memory node not yet used, a node below @node and a node with
+ * CPUs each one further, the less loaded first among equals, then the
+ * lower numbered.
+ */
+static int fake_next_best(const struct memtier_topology *topo, int node,
+			  nodemask_t *used)
+{
+	const struct fake_machine *fm;
+	int n, val, min_val = INT_MAX, best_node = NUMA_NO_NODE;
+
+	fm = container_of(topo, struct fake_machine, topo);
+	if (!node_isset(node, *used) && node_isset(node, topo->memory_nodes)) {
+		node_set(node, *used);
+		return node;
+	}
+	for_each_node_mask(n, topo->memory_nodes) {
+		if (node_isset(n, *used))
+			continue;
+		val = fake_distance(topo, node, n);
+		val += (n < node);
+		if (node_isset(n, topo->cpu_nodes))
+			val += PENALTY_FOR_NODE_WITH_CPUS;
+		val *= MAX_NUMNODES;
+		val += fm->load[n];
+		if (val < min_val) {
+			min_val = val;
+			best_node = n;
+		}
+	}
+	if (best_node >= 0)
+		node_set(best_node, *used);
+	return best_node;
 }
 
 /**
@@ -38,9 +75,12 @@ struct fake_machine *fake_machine_new(struct kunit *test, int nr_nodes,
 	KUNIT_ASSERT_NOT_NULL(test, fm);
 	fm->dist = kunit_kcalloc(test, nr_nodes, nr_nodes, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fm->dist);
+	fm->load = kunit_kcalloc(test, nr_nodes, sizeof(*fm->load), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fm->load);
 	fm->guard = ~0UL;
 	fm->nr_nodes = nr_nodes;
 	fm->topo.distance = fake_distance;
+	fm->topo.next_best = fake_next_best;
 	for (a = 0; a < nr_nodes; a++) {
 		if (roles[a] == FM_CPU_MEM || roles[a] == FM_MEM)
 			node_set(a, fm->topo.memory_nodes);

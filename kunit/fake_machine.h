@@ -34,12 +34,15 @@
  * @nr_nodes: nodes 0 to @nr_nodes - 1 are described.
  * @dist: @dist[a * @nr_nodes + b] is the distance from a to b; sized by
  *	@nr_nodes, not %MAX_NUMNODES, which is 1024 in distribution kernels.
+ * @load: per node, the page allocator's node_load[] that its fallback
+ *	order breaks ties with; all 0 unless a test sets them.
  */
 struct fake_machine {
 	unsigned long guard;
 	struct memtier_topology topo;
 	int nr_nodes;
 	u8 *dist;
+	u16 *load;
 };
 
 struct fake_machine *fake_machine_new(struct kunit *test, int nr_nodes,

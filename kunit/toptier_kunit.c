@@ -2,7 +2,7 @@
 /*
  * KUnit suite memtier_toptier: the lowest tier holding a node with CPUs,
  * and every tier above it, is top tier; with no CPU on any memory node,
- * every tier is.
+ * the boundary found before stays, as in mainline.
  */
 #include <kunit/test.h>
 #include <linux/limits.h>
@@ -11,6 +11,8 @@
 #include "fake_machine.h"
 
 #define MAX_TT_NODES 5
+/* The boundary a machine had before, kept when it has no CPU tier. */
+#define TT_PREV 263
 
 /**
  * struct toptier_case - a machine and which of its nodes are top tier
@@ -92,21 +94,21 @@ static const struct toptier_case toptier_cases[] = {
 		.top_tier_id = 143,
 		.toptier = BIT(0) | BIT(1),
 	}, {
-		/* No fault can promote into a memory-less CPU node. */
-		.name = "CPU-less nodes only: every tier is top",
+		/* No CPU tier: the boundary found before stays. */
+		.name = "CPU-less nodes only: the boundary stays",
 		.nr_nodes = 3,
 		.roles = { FM_MEM, FM_MEM, FM_MEM },
 		.tier = { 100, 300, 200 },
-		.top_tier_id = 100,
-		.toptier = BIT(0) | BIT(1) | BIT(2),
+		.top_tier_id = TT_PREV,
+		.toptier = BIT(1),
 	}, {
 		/* QEMU numbers a CPU-only node first: it is in no tier. */
-		.name = "CPU-only node, memory-only tiers: all top",
+		.name = "CPU-only node, memory-only tiers: the boundary stays",
 		.nr_nodes = 4,
 		.roles = { FM_CPU, FM_MEM, FM_MEM, FM_CPU },
 		.tier = { MEMTIER_NO_TIER, 200, 100, MEMTIER_NO_TIER },
-		.top_tier_id = 100,
-		.toptier = BIT(0) | BIT(1) | BIT(2) | BIT(3),
+		.top_tier_id = TT_PREV,
+		.toptier = BIT(0) | BIT(3),
 	}, {
 		.name = "absent nodes count as top",
 		.nr_nodes = 5,
@@ -152,12 +154,12 @@ static const struct toptier_case toptier_cases[] = {
 		.top_tier_id = 200,
 		.toptier = BIT(0) | BIT(2),
 	}, {
-		.name = "the only CPU node in no tier: the lowest tier",
+		.name = "the only CPU node in no tier: the boundary stays",
 		.nr_nodes = 3,
 		.roles = { FM_CPU_MEM, FM_MEM, FM_MEM },
 		.tier = { MEMTIER_NO_TIER, 300, 100 },
-		.top_tier_id = 100,
-		.toptier = BIT(0) | BIT(1) | BIT(2),
+		.top_tier_id = TT_PREV,
+		.toptier = BIT(0) | BIT(1),
 	}, {
 		/* Entries that are not tier IDs put their node in no tier. */
 		.name = "CPU nodes with invalid IDs are ignored",
@@ -167,18 +169,18 @@ static const struct toptier_case toptier_cases[] = {
 		.top_tier_id = 200,
 		.toptier = BIT(0) | BIT(2) | BIT(3),
 	}, {
-		.name = "invalid IDs on every CPU node: the lowest tier",
+		.name = "invalid IDs on every CPU node: the boundary stays",
 		.nr_nodes = 3,
 		.roles = { FM_CPU_MEM, FM_MEM, FM_CPU_MEM },
 		.tier = { 401, 143, INT_MIN },
-		.top_tier_id = 143,
-		.toptier = BIT(0) | BIT(1) | BIT(2),
+		.top_tier_id = TT_PREV,
+		.toptier = BIT(0) | BIT(2),
 	}, {
-		.name = "memory nodes in no tier: no top tier",
+		.name = "memory nodes in no tier: the boundary stays",
 		.nr_nodes = 4,
 		.roles = { FM_CPU_MEM, FM_MEM, FM_MEM, FM_CPU },
 		.tier = { MEMTIER_NO_TIER, 401, -7, MEMTIER_NO_TIER },
-		.top_tier_id = MEMTIER_NO_TIER,
+		.top_tier_id = TT_PREV,
 		.toptier = BIT(0) | BIT(1) | BIT(2) | BIT(3),
 	},
 };
@@ -199,7 +201,7 @@ static void memtier_toptier_machines(struct kunit *test)
 	fm = fake_machine_new(test, c->nr_nodes, c->roles, NULL);
 	tiers = fake_tiers(test, fm, c->tier);
 
-	top = memtier_top_tier_id(&fm->topo, tiers);
+	top = memtier_top_tier_id(&fm->topo, tiers, TT_PREV);
 	KUNIT_EXPECT_EQ(test, top, c->top_tier_id);
 	for (node = 0; node < c->nr_nodes; node++)
 		KUNIT_EXPECT_EQ_MSG(test, memtier_is_toptier(tiers[node], top),
@@ -208,7 +210,10 @@ static void memtier_toptier_machines(struct kunit *test)
 				    tiers[node], top);
 }
 
-/* No memory node in a tier: no top tier, and every ID counts as top. */
+/*
+ * No memory node in a tier: the boundary given is kept, whatever it is;
+ * a boundary of MEMTIER_NO_TIER makes every ID top.
+ */
 static void memtier_toptier_no_tier(struct kunit *test)
 {
 	static const u8 roles[] = { FM_CPU, FM_CPU, FM_NONE };
@@ -216,7 +221,10 @@ static void memtier_toptier_no_tier(struct kunit *test)
 	int *tiers = fake_tiers(test, fm, NULL);
 	int top;
 
-	top = memtier_top_tier_id(&fm->topo, tiers);
+	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers, TT_PREV),
+			TT_PREV);
+	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers, 0), 0);
+	top = memtier_top_tier_id(&fm->topo, tiers, MEMTIER_NO_TIER);
 	KUNIT_EXPECT_EQ(test, top, MEMTIER_NO_TIER);
 	/* Which is -1, as the kernel's callers document it. */
 	KUNIT_EXPECT_EQ(test, top, -1);
@@ -228,8 +236,8 @@ static void memtier_toptier_no_tier(struct kunit *test)
 	tiers[0] = 200;
 	tiers[1] = 100;
 	tiers[2] = 50;
-	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers),
-			MEMTIER_NO_TIER);
+	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers, TT_PREV),
+			TT_PREV);
 }
 
 /*
@@ -243,16 +251,19 @@ static void memtier_toptier_non_memory_entries(struct kunit *test)
 	struct fake_machine *fm = fake_machine_new(test, 4, roles, NULL);
 	int *tiers = fake_tiers(test, fm, tier);
 
-	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers), 200);
+	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers, TT_PREV),
+			200);
 
 	/* Node 2's memory goes, its CPUs and entry stay: no CPU tier. */
 	node_clear(2, fm->topo.memory_nodes);
-	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers), 100);
+	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers, 200), 200);
+	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers, TT_PREV),
+			TT_PREV);
 
 	/* And node 3's: nothing is left in a tier. */
 	node_clear(3, fm->topo.memory_nodes);
-	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers),
-			MEMTIER_NO_TIER);
+	KUNIT_EXPECT_EQ(test, memtier_top_tier_id(&fm->topo, tiers, TT_PREV),
+			TT_PREV);
 }
 
 /**
@@ -314,17 +325,17 @@ static void memtier_toptier_follows_moves(struct kunit *test)
 		{ 1, 200, 200, true },			/* into the CPU tier */
 		{ 1, 300, 200, true },			/* above it: still top */
 		{ 0, 100, 100, true },			/* the CPU tier moves down */
-		{ 0, MEMTIER_NO_TIER, 300, true },	/* no CPU tier: the lowest */
+		{ 0, MEMTIER_NO_TIER, 100, true },	/* no CPU tier: it stays */
 		{ 0, 299, 299, true },			/* just below node 1 */
 		{ 1, 298, 299, false },			/* node 1 below it again */
 	};
 	struct fake_machine *fm = fake_machine_new(test, 2, roles, NULL);
 	int *tiers = fake_tiers(test, fm, tier);
-	int i, top;
+	int i, top = TT_PREV;
 
 	for (i = 0; i < ARRAY_SIZE(steps); i++) {
 		tiers[steps[i].node] = steps[i].id;
-		top = memtier_top_tier_id(&fm->topo, tiers);
+		top = memtier_top_tier_id(&fm->topo, tiers, top);
 		KUNIT_EXPECT_EQ_MSG(test, top, steps[i].top, "step %d", i);
 		/* The only CPU node is top tier wherever it is. */
 		KUNIT_EXPECT_TRUE_MSG(test, memtier_is_toptier(tiers[0], top),

@@ -8,7 +8,8 @@
 #
 #   OUTDIR/tiers/    on the tag "pristine" (Debian's 6.12):
 #                    the fixes of kernel-integration/patches that are not
-#                    sched/numa patches, then the tier library
+#                    sched/numa patches (but for the one in $tiers_needs),
+#                    then the tier library
 #                    (src/ and kunit/ less hot page selection) with the
 #                    build glue and MAINTAINERS entry, then the rest of
 #                    those patches;
@@ -67,7 +68,14 @@ hot="free_space ratelimit threshold promote"
 hot_tests="latency_kunit ratelimit_kunit threshold_kunit promote_kunit"
 no_series="bench_kunit"
 
-is_hot() { grep -q '^Subject: \[PATCH [0-9/]*\] sched/numa' "$1"; }
+# A sched/numa fix that the tiers series needs goes at its head instead:
+# a move across the top-tier boundary, which root can repeat at will,
+# reaches the bug it fixes.
+tiers_needs='never take an access time for a CPU'
+is_hot() {
+	grep -q '^Subject: \[PATCH [0-9/]*\] sched/numa' "$1" &&
+		! grep -q "^Subject: .*$tiers_needs" "$1"
+}
 is_fix() { grep -q '^Fixes: ' "$1"; }
 is_glue() { grep -q '^Subject: \[PATCH [0-9/]*\] mm: build the memory tiering library' "$1"; }
 

@@ -14,5 +14,11 @@ rm -f "$json"
 cd "$ksrc" || exit 1
 "$@" --json="$json"
 rc=$?
+# The differential suite's totals: how many machines were compared with
+# 6.12's rules (one line per seed in the run's log).
+log=$(dirname "$json")/test.log
+[ -f "$log" ] && awk '/compared with 6.12: [0-9]+ machines/ {
+		m += $(NF - 4); s += $(NF - 2) }
+	END { if (m) printf "kunit: memtier_mainline compared %d machines, %d node states with 6.12\n", m, s }' "$log"
 python3 "$repo/scripts/kunit-check.py" "$json" "$repo"/kunit/*.c || rc=1
 exit $rc

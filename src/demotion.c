@@ -3,12 +3,12 @@
  * Demotion targets, from each memory node's tier ID and the topology.
  *
  * For a node in tier T, the next lower tier with memory, L, holds its
- * preferred targets: the nodes of L at the smallest distance from it,
- * all of them when several tie.  Its allowed targets are every node of
- * every tier below T, the fallback when the preferred nodes are full,
- * in the page allocator's fallback order.  This is the rule of
- * establish_demotion_targets() in mainline, with tiers named by ID
- * rather than by abstract distance chunk.
+ * preferred targets: the nodes of L taken in the page allocator's
+ * fallback order (find_next_best_node()) for as long as they are at the
+ * distance of the first one.  Its allowed targets are every node of
+ * every tier below T, the fallback when the preferred nodes are full.
+ * This is establish_demotion_targets() of mainline, with tiers named by
+ * ID rather than by abstract distance chunk.
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
@@ -17,21 +17,25 @@
 
 #include "memtier.h"
 
-/* The nodes of @candidates at the smallest distance from @node. */
+/*
+ * The nodes of @candidates that the fallback order gives @node first, up
+ * to the first one at another distance than the first's.  That order
+ * weighs a node's CPUs and load with its distance, so a nearer node can
+ * come after a farther one, and is then not preferred, as in mainline.
+ */
 static void memtier_nearest(const struct memtier_topology *topo, int node,
 			    const nodemask_t *candidates, nodemask_t *nearest)
 {
-	int target, distance, best = INT_MAX;
+	int target, distance, best = -1;
+	nodemask_t used;
 
 	nodes_clear(*nearest);
-	for_each_node_mask(target, *candidates) {
+	nodes_andnot(used, topo->memory_nodes, *candidates);
+	while ((target = topo->next_best(topo, node, &used)) != NUMA_NO_NODE) {
 		distance = topo->distance(topo, node, target);
-		if (distance > best)
-			continue;
-		if (distance < best) {
-			best = distance;
-			nodes_clear(*nearest);
-		}
+		if (best != -1 && distance != best)
+			break;
+		best = distance;
 		node_set(target, *nearest);
 	}
 }
@@ -61,8 +65,8 @@ static int memtier_tier_of(const struct memtier_topology *topo,
  * A node in no tier (no memory, not placed yet, out of range) demotes
  * nowhere.
  *
- * Context: any; O(memory nodes) plus one distance per node of the next
- * lower tier.
+ * Context: any; O(memory nodes) plus one fallback-order step per
+ * preferred node and one more.
  */
 void memtier_demotion_targets(const struct memtier_topology *topo,
 			      const int *node_tier, int node,

@@ -656,9 +656,10 @@ machine_n() {
 SPLAT='BUG:|WARNING:|KASAN:|UBSAN:|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|scheduling while atomic|list_add corruption|list_del corruption|hung_task'
 
 # invariants: every memory node in exactly one tier, the one its memtier
-# file names; no tier without nodes; every demotion target a memory node
-# in a lower tier; preferred targets among the allowed ones.  One awk
-# reads every file: a fork per check keeps a thousand of them short.
+# file names; no tier without nodes, in either view (memtierN by ID,
+# memory_tierN by abstract distance); every demotion target a memory
+# node in a lower tier; preferred targets among the allowed ones.  One
+# awk reads every file: a fork per check keeps a thousand of them short.
 INVARIANTS='
 function expand(list, arr,    parts, r, i, k, n) {
 	for (k in arr)
@@ -676,6 +677,7 @@ function expand(list, arr,    parts, r, i, k, n) {
 }
 function bad(msg) { print "  " msg; status = 1 }
 FILENAME ~ /has_memory$/ { expand($0, mem) }
+FILENAME ~ /memory_tier[0-9]+\/nodelist$/ && $0 != "" { legacy[FILENAME] = 1 }
 FILENAME ~ /memtier[0-9]+\/nodelist$/ {
 	id = FILENAME
 	sub(/\/nodelist$/, "", id)
@@ -711,6 +713,9 @@ END {
 		if (!(id in seen))
 			bad("tier " id " has no nodes")
 	}
+	for (i = 1; i < ARGC; i++)
+		if (ARGV[i] ~ /memory_tier[0-9]+\/nodelist$/ && !(ARGV[i] in legacy))
+			bad(ARGV[i] " lists no node")
 	for (n in mem) {
 		if (count[n] != 1)
 			bad("node " n " is in " count[n] + 0 " tiers")
@@ -737,6 +742,7 @@ END {
 invariants() {
 	awk "$INVARIANTS" "$SYS/node/has_memory" \
 		"$SYS"/memtier/memtier*/nodelist \
+		"$LEGACY"/memory_tier*/nodelist \
 		"$SYS"/node/node[0-9]*/memtier "$DBG/memtier/targets"
 }
 
@@ -804,9 +810,29 @@ hotplug_cycle() {
 	/tierwork where 64 2 >/tmp/hp-where.out 2>&1
 	check "hotplug $1: memory placed on node 2" \
 		grep -q 'placed_pages.* node2=' /tmp/hp-where.out
+	# Moves of node 2 race its offline: each write either moves it or,
+	# once its memory is gone, fails with ENODEV; none leaves it in no
+	# tier with memory, or an empty tier behind.
+	rm -f /tmp/race-stop /tmp/race.out
+	( while [ ! -e /tmp/race-stop ]; do
+		rand 401
+		if err=$(echo "$r" 2>&1 >"$SYS/node/node2/memtier"); then
+			echo ok >>/tmp/race.out
+		else
+			echo "$err" | grep -q 'No such device' &&
+				echo enodev >>/tmp/race.out ||
+				echo "other: $err" >>/tmp/race.out
+		fi
+	done ) &
+	race=$!
 	# shellcheck disable=SC2046
 	check "hotplug $1: node 2's blocks offline" \
 		offline_blocks $(cat /tmp/blocks-new)
+	touch /tmp/race-stop
+	wait "$race"
+	sort /tmp/race.out | uniq -c
+	check "hotplug $1: moves racing the offline: each moved or got ENODEV" \
+		sh -c '! grep -q other /tmp/race.out && grep -q ok /tmp/race.out'
 	check "hotplug $1: node 2 left its tier" wait_for 10 no_memory 2
 	check "hotplug $1: node 2's memtier reads empty" eq "$(tier_of 2)" ""
 	# The invariants include: no node demotes to node 2 any more.
@@ -816,34 +842,46 @@ hotplug_cycle() {
 		"[ \$(ls -d $MEMBLK/memory[0-9]* | wc -l) -eq $(wc -l </tmp/blocks-before) ]"
 }
 
-# stress_moves N: move nodes 0 and 1 N times between random tiers, node
-# 1 always below node 0 (so that node 0 can demote and node 1 is below
-# the top tier), checking the invariants after every move.
+# stress_moves N: move node 0 (CPUs and DRAM) or node 1 (memory only)
+# N times to a random tier, so that node 1 crosses the top-tier boundary
+# both ways while the workload hint-faults on it: moved above node 0, it
+# joins the top tier with folios whose last_cpupid holds an access
+# time.  After every move: the node's tier reads back as written, the
+# invariants hold, and whether node 1 is top tier follows the rule (the
+# lowest tier with a CPU node, and every tier above it).
 stress_moves() {
 	i=0
 	while [ "$i" -lt "$1" ]; do
-		read -r t0 <"$SYS/node/node0/memtier"
-		read -r t1 <"$SYS/node/node1/memtier"
 		rand 2
-		if [ "$r" = 0 ]; then
-			rand "$t0"
-			n=1 t=$r
-		else
-			rand $((400 - t1))
-			n=0 t=$((t1 + 1 + r))
-		fi
+		n=$r
+		rand 401
+		t=$r
 		if ! echo "$t" >"$SYS/node/node$n/memtier"; then
 			echo "  move $moves: node $n to tier $t refused"
 			return 1
 		fi
 		moves=$((moves + 1))
+		read -r got <"$SYS/node/node$n/memtier"
+		if [ "$got" != "$t" ]; then
+			echo "  move $moves: node $n to tier $t reads back '$got'"
+			return 1
+		fi
 		if ! invariants; then
 			echo "  after move $moves: node $n to tier $t"
 			return 1
 		fi
+		read -r t0 <"$SYS/node/node0/memtier"
+		read -r t1 <"$SYS/node/node1/memtier"
+		top=$(awk '$1 == "node" && $2 == 1 { print $6 }' "$DBG/memtier/targets")
+		want=0
+		[ "$t1" -lt "$t0" ] || { want=1; crossed=$((crossed + 1)); }
+		if [ "$top" != "$want" ]; then
+			echo "  move $moves: node 1 (tier $t1, node 0 in $t0) top '$top'"
+			return 1
+		fi
 		i=$((i + 1))
 	done
-	echo "stress: $moves moves, $(( $(date +%s) - start )) s"
+	echo "stress: $moves moves, $crossed with node 1 in the top tier, $(( $(date +%s) - start )) s"
 }
 
 machine_s() {
@@ -888,7 +926,7 @@ machine_s() {
 		n=$((n + 1))
 	done; echo "$n" >/tmp/stress-reads.out ) &
 
-	moves=0
+	moves=0 crossed=0
 	start=$(date +%s)
 	for cycle in 1 2 3 4 5; do
 		stress_moves 200 || break
@@ -896,6 +934,8 @@ machine_s() {
 	done
 	check "stress: 1000 tier moves, invariants after each ($moves done, $(( $(date +%s) - start )) s)" \
 		test "$moves" -eq 1000
+	check "stress: node 1 crossed into the top tier ($crossed of $moves moves)" \
+		test "$crossed" -gt 100 -a "$crossed" -lt 900
 	touch /tmp/stop
 	wait
 	echo 0 >/proc/sys/kernel/numa_balancing
