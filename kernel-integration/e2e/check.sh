@@ -259,12 +259,10 @@ machine_a() {
 	check "bad default_memory_tier=401 ignored" \
 		eq "$(cat $SYS/memtier/default_tier)" memtier200
 	check "CPU node in the default tier" eq "$(tier_of 0)" 200
-	# The tier from 6.12's abstract distance of the HMAT numbers (see
-	# LEGACY above), written out: default tier 200 times DRAM's
-	# latency and the slow node's bandwidth over the slow node's
-	# latency and DRAM's bandwidth, 200 * 10 * 5 / (20 * 10).
-	check "HMAT puts the slow node in tier 50" eq "$t" \
-		$((200 * 10 * 5 / (20 * 10)))
+	# The tier of 6.12's abstract distance chunk for the HMAT numbers
+	# (see LEGACY above): 576 * (20 / 10) * (10 / 5) = 2304, chunk 18,
+	# whose ID is 200 - round(100 * log5(37 / 9)) = 112.
+	check "HMAT puts the slow node in tier 112, chunk 18's" eq "$t" 112
 	check "memtier200 nodelist" eq "$(nodelist 200)" 0
 	check "memtier$t nodelist" eq "$(nodelist "$t")" "$slow"
 	check "6.12 view: memory_tier4 is DRAM, node 0" eq "$(legacy 4)" 0
@@ -278,13 +276,21 @@ machine_a() {
 	check "node memtier rejects bad input" \
 		rejects_all "$SYS/node/node$slow/memtier"
 	check "no tier was created by bad input" test ! -e $SYS/memtier/memtier401
+	# 195 is DRAM's chunk too (chunk 5 is 188), which node 0 holds as 200.
+	check "a tier of DRAM's chunk is refused with EBUSY" sh -c \
+		"! echo 195 2>/tmp/ebusy >$SYS/node/node$slow/memtier &&
+		 grep -q 'busy' /tmp/ebusy"
+	check "refused: the slow node stays in tier $t" eq "$(tier_of "$slow")" "$t"
+	check "refused: no memtier195" test ! -e $SYS/memtier/memtier195
+	echo 188 >"$SYS/node/node$slow/memtier"
+	check "188, chunk 5's, is taken: memory_tier5" eq "$(legacy 5)" "$slow"
 
 	echo 300 >"$SYS/node/node$slow/memtier"
 	check "moved up: memtier300 holds it" eq "$(nodelist 300)" "$slow"
-	check "moved up: 6.12 view memory_tier3 holds it" eq "$(legacy 3)" "$slow"
-	check "moved up: its old memory_tier18 is gone" \
-		test ! -e "$LEGACY/memory_tier18"
-	check "moved up: its old tier is gone" test ! -e "$SYS/memtier/memtier$t"
+	check "moved up: 6.12 view memory_tier0 holds it" eq "$(legacy 0)" "$slow"
+	check "moved up: its old memory_tier5 is gone" \
+		test ! -e "$LEGACY/memory_tier5"
+	check "moved up: its old tier is gone" test ! -e "$SYS/memtier/memtier188"
 	check "moved up: it demotes to node 0" eq "$(targets "$slow")" \
 		"tier 300 toptier 1 preferred 0 allowed 0"
 	check "moved up: node 0 demotes nowhere" eq "$(targets 0)" \
@@ -296,17 +302,16 @@ machine_a() {
 		"tier 0 toptier 0 preferred  allowed "
 	check "tier 0: node 0 demotes to it" eq "$(targets 0)" \
 		"tier 200 toptier 1 preferred $slow allowed $slow"
-	# 6.12 view: tier 0 stands for the slowest distance, INT_MAX >> 7.
-	check "tier 0: 6.12 view memory_tier16777215" \
-		eq "$(legacy 16777215)" "$slow"
+	# 6.12 view: tier 0 is the first chunk whose ID is 0, 99.
+	check "tier 0: 6.12 view memory_tier99" eq "$(legacy 99)" "$slow"
 	echo 400 >"$SYS/node/node$slow/memtier"
 	check "tier 400: memtier400 holds it" eq "$(nodelist 400)" "$slow"
 	check "tier 400: it demotes to node 0" eq "$(targets "$slow")" \
 		"tier 400 toptier 1 preferred 0 allowed 0"
 	check "tier 400: node 0 demotes nowhere" eq "$(targets 0)" \
 		"tier 200 toptier 1 preferred  allowed "
-	# 200 * 576 / 400 = 288, >> 7 = 2.
-	check "tier 400: 6.12 view memory_tier2" eq "$(legacy 2)" "$slow"
+	# Above chunk 0's 337: chunk 0.
+	check "tier 400: 6.12 view memory_tier0" eq "$(legacy 0)" "$slow"
 	check "tier 400: tier 0 is gone" test ! -e "$SYS/memtier/memtier0"
 	echo "$t" >"$SYS/node/node$slow/memtier"
 	check "moved back: targets as at boot" eq "$(targets 0)" \
@@ -445,7 +450,7 @@ machine_b() {
 	check "memtier200 is 0-1" eq "$(nodelist 200)" 0-1
 	check "memtier100 is 2-3" eq "$(nodelist 100)" 2-3
 	check "6.12 view: memory_tier4 is 0-1" eq "$(legacy 4)" 0-1
-	check "6.12 view: memory_tier9 is 2-3" eq "$(legacy 9)" 2-3
+	check "6.12 view: memory_tier22 is 2-3" eq "$(legacy 22)" 2-3
 	check "node0 memtier reads 200" eq "$(tier_of 0)" 200
 	check "node2 memtier reads 100" eq "$(tier_of 2)" 100
 	check "no memtier0 (seed: No such file)" test ! -e $SYS/memtier/memtier0
@@ -524,10 +529,10 @@ machine_c() {
 	check "memtier250" eq "$(nodelist 250)" 0
 	check "memtier100" eq "$(nodelist 100)" "$slow"
 	check "6.12 view: DRAM at 250 is memory_tier4" eq "$(legacy 4)" 0
-	check "6.12 view: 300 with default 250 is memory_tier3" \
-		eq "$(legacy 3)" "$fast"
-	check "6.12 view: 100 with default 250 is memory_tier11" \
-		eq "$(legacy 11)" "$slow"
+	check "6.12 view: 300 with default 250 is memory_tier1" \
+		eq "$(legacy 1)" "$fast"
+	check "6.12 view: 100 with default 250 is memory_tier50" \
+		eq "$(legacy 50)" "$slow"
 	check "the fast node demotes to node 0, then the slow one" \
 		eq "$(targets "$fast")" \
 		"tier 300 toptier 1 preferred 0 allowed 0,$slow"
@@ -677,7 +682,12 @@ function expand(list, arr,    parts, r, i, k, n) {
 }
 function bad(msg) { print "  " msg; status = 1 }
 FILENAME ~ /has_memory$/ { expand($0, mem) }
-FILENAME ~ /memory_tier[0-9]+\/nodelist$/ && $0 != "" { legacy[FILENAME] = 1 }
+FILENAME ~ /memory_tier[0-9]+\/nodelist$/ && $0 != "" {
+	legacy[FILENAME] = 1
+	expand($0, lnodes)
+	for (n in lnodes)
+		lfile[n] = FILENAME
+}
 FILENAME ~ /memtier[0-9]+\/nodelist$/ {
 	id = FILENAME
 	sub(/\/nodelist$/, "", id)
@@ -727,6 +737,10 @@ END {
 	for (n in count)
 		if (!(n in mem))
 			bad("node " n " is in a tier without memory")
+	for (n in lfile)
+		for (m in lfile)
+			if (lfile[n] == lfile[m] && in_tier[n] != in_tier[m])
+				bad(lfile[n] " lists tiers " in_tier[n] " and " in_tier[m])
 	for (n in has_tgt) {
 		expand(allow[n], a)
 		for (t in a)
@@ -799,8 +813,14 @@ hotplug_cycle() {
 	done
 	check "hotplug $1: node 2's blocks online" test "$ok_online" = 1
 	check "hotplug $1: node 2 has memory" node_has_memory 2
-	check "hotplug $1: node 2 joined its HMAT tier ($hmat_tier)" \
-		eq "$(tier_of 2)" "$hmat_tier"
+	# Node 1, moved at random, may hold node 2's chunk (18) with
+	# another ID: node 2 then joins it (one ID per memory_tierN).
+	want2=$hmat_tier
+	if in_list 1 "$(legacy 18)"; then want2=$(tier_of 1); fi
+	check "hotplug $1: node 2 joined its HMAT chunk's tier ($want2)" \
+		eq "$(tier_of 2)" "$want2"
+	check "hotplug $1: node 2 is in memory_tier18, as in 6.12" \
+		in_list 2 "$(legacy 18)"
 	check "hotplug $1: invariants" invariants
 	t0=$(tier_of 0)
 	if [ "$hmat_tier" -lt "$t0" ]; then
@@ -810,29 +830,38 @@ hotplug_cycle() {
 	/tierwork where 64 2 >/tmp/hp-where.out 2>&1
 	check "hotplug $1: memory placed on node 2" \
 		grep -q 'placed_pages.* node2=' /tmp/hp-where.out
-	# Moves of node 2 race its offline: each write either moves it or,
-	# once its memory is gone, fails with ENODEV; none leaves it in no
-	# tier with memory, or an empty tier behind.
+	# In the last cycle, moves of node 2 race its offline: each write
+	# moves it, or is refused (EBUSY: node 1 holds the chunk), or, once
+	# its memory is gone, fails with ENODEV; none leaves it in no tier
+	# with memory, or an empty tier behind (the invariants below).  Not
+	# before: node 2 would come back in the tier last written.
 	rm -f /tmp/race-stop /tmp/race.out
-	( while [ ! -e /tmp/race-stop ]; do
-		rand 401
-		if err=$(echo "$r" 2>&1 >"$SYS/node/node2/memtier"); then
-			echo ok >>/tmp/race.out
-		else
-			echo "$err" | grep -q 'No such device' &&
-				echo enodev >>/tmp/race.out ||
-				echo "other: $err" >>/tmp/race.out
-		fi
-	done ) &
-	race=$!
+	touch /tmp/race.out
+	if [ "$2" = last ]; then
+		( while [ ! -e /tmp/race-stop ]; do
+			rand 401
+			if err=$(echo "$r" 2>&1 >"$SYS/node/node2/memtier"); then
+				echo ok >>/tmp/race.out
+			else
+				case $err in
+				*'No such device'*) echo enodev >>/tmp/race.out ;;
+				*busy*) echo ebusy >>/tmp/race.out ;;
+				*) echo "other: $err" >>/tmp/race.out ;;
+				esac
+			fi
+		done ) &
+		race=$!
+	fi
 	# shellcheck disable=SC2046
 	check "hotplug $1: node 2's blocks offline" \
 		offline_blocks $(cat /tmp/blocks-new)
-	touch /tmp/race-stop
-	wait "$race"
-	sort /tmp/race.out | uniq -c
-	check "hotplug $1: moves racing the offline: each moved or got ENODEV" \
-		sh -c '! grep -q other /tmp/race.out && grep -q ok /tmp/race.out'
+	if [ "$2" = last ]; then
+		touch /tmp/race-stop
+		wait "$race"
+		sort /tmp/race.out | uniq -c
+		check "hotplug $1: moves racing the offline: each moved, got EBUSY or ENODEV" \
+			sh -c '! grep -q other /tmp/race.out && grep -q ok /tmp/race.out'
+	fi
 	check "hotplug $1: node 2 left its tier" wait_for 10 no_memory 2
 	check "hotplug $1: node 2's memtier reads empty" eq "$(tier_of 2)" ""
 	# The invariants include: no node demotes to node 2 any more.
@@ -856,13 +885,19 @@ stress_moves() {
 		n=$r
 		rand 401
 		t=$r
-		if ! echo "$t" >"$SYS/node/node$n/memtier"; then
-			echo "  move $moves: node $n to tier $t refused"
-			return 1
+		read -r was <"$SYS/node/node$n/memtier"
+		want=$t
+		if ! err=$(echo "$t" 2>&1 >"$SYS/node/node$n/memtier"); then
+			# Only another ID in the chunk refuses, and changes nothing.
+			case $err in
+			*busy*) busy=$((busy + 1)) want=$was ;;
+			*)	echo "  move $moves: node $n to tier $t: $err"
+				return 1 ;;
+			esac
 		fi
 		moves=$((moves + 1))
 		read -r got <"$SYS/node/node$n/memtier"
-		if [ "$got" != "$t" ]; then
+		if [ "$got" != "$want" ]; then
 			echo "  move $moves: node $n to tier $t reads back '$got'"
 			return 1
 		fi
@@ -881,7 +916,7 @@ stress_moves() {
 		fi
 		i=$((i + 1))
 	done
-	echo "stress: $moves moves, $crossed with node 1 in the top tier, $(( $(date +%s) - start )) s"
+	echo "stress: $moves moves, $busy refused (EBUSY), $crossed with node 1 in the top tier, $(( $(date +%s) - start )) s"
 }
 
 machine_s() {
@@ -926,11 +961,11 @@ machine_s() {
 		n=$((n + 1))
 	done; echo "$n" >/tmp/stress-reads.out ) &
 
-	moves=0 crossed=0
+	moves=0 crossed=0 busy=0
 	start=$(date +%s)
 	for cycle in 1 2 3 4 5; do
 		stress_moves 200 || break
-		hotplug_cycle "dimm$cycle"
+		hotplug_cycle "dimm$cycle" "$([ $cycle = 5 ] && echo last)"
 	done
 	check "stress: 1000 tier moves, invariants after each ($moves done, $(( $(date +%s) - start )) s)" \
 		test "$moves" -eq 1000
