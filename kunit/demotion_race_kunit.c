@@ -23,7 +23,7 @@
 #include <linux/nodemask.h>
 
 /* How long each way of reading races the writer. */
-#define RACE_MS 1000
+#define RACE_MS 300
 
 /* The node that stays, and the two that come and go. */
 #define RACE_STAYS 1

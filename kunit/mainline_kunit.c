@@ -83,7 +83,11 @@ static int ml_dist(const struct fake_machine *fm, int from, int to)
 	return fm->dist[from * fm->nr_nodes + to];
 }
 
-/* find_next_best_node() of 6.12's mm/page_alloc.c. */
+/*
+ * find_next_best_node() of 6.12's mm/page_alloc.c.  The fake machine has
+ * its own copy, which the library is given: this one is the reference's,
+ * kept apart so that a change to the library's input shows here.
+ */
 static int ml_ref_next_best(const struct fake_machine *fm, int node,
 			    nodemask_t *used)
 {
