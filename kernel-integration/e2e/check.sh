@@ -658,13 +658,17 @@ machine_n() {
 
 # What a sanitizer, lockdep or the kernel itself prints when it finds a
 # bug.
-SPLAT='BUG:|WARNING:|KASAN:|UBSAN:|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|scheduling while atomic|list_add corruption|list_del corruption|hung_task'
+SPLAT='BUG:|WARNING:|KASAN:|UBSAN:|Oops|general protection|detected stalls|self-detected stall|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|scheduling while atomic|list_add corruption|list_del corruption|hung_task'
 
 # invariants: every memory node in exactly one tier, the one its memtier
 # file names; no tier without nodes, in either view (memtierN by ID,
-# memory_tierN by abstract distance); every demotion target a memory
-# node in a lower tier; preferred targets among the allowed ones.  One
-# awk reads every file: a fork per check keeps a thousand of them short.
+# memory_tierN by abstract distance), and one ID per memory_tierN; a
+# node's allowed targets exactly the memory nodes of the tiers below
+# it; its preferred ones in the next lower tier, and some exactly when
+# it has allowed ones; whether it is top tier by the rule (the lowest
+# tier with a CPU node and every tier above, when a memory node has
+# CPUs).  One awk reads every file: a fork per check keeps a thousand of
+# them short.
 INVARIANTS='
 function expand(list, arr,    parts, r, i, k, n) {
 	for (k in arr)
@@ -682,6 +686,7 @@ function expand(list, arr,    parts, r, i, k, n) {
 }
 function bad(msg) { print "  " msg; status = 1 }
 FILENAME ~ /has_memory$/ { expand($0, mem) }
+FILENAME ~ /has_cpu$/ { expand($0, cpu) }
 FILENAME ~ /memory_tier[0-9]+\/nodelist$/ && $0 != "" {
 	legacy[FILENAME] = 1
 	expand($0, lnodes)
@@ -712,6 +717,7 @@ FILENAME ~ /targets$/ && $1 == "node" {
 	pref[$2] = substr(rest, 1, i - 1)
 	allow[$2] = substr(rest, i + 7)
 	has_tgt[$2] = 1
+	top_flag[$2] = $6
 }
 END {
 	for (i = 1; i < ARGC; i++) {
@@ -741,20 +747,44 @@ END {
 		for (m in lfile)
 			if (lfile[n] == lfile[m] && in_tier[n] != in_tier[m])
 				bad(lfile[n] " lists tiers " in_tier[n] " and " in_tier[m])
+	top = ""
+	for (n in mem)
+		if ((n in cpu) && (n in in_tier) && (top == "" || in_tier[n] + 0 < top))
+			top = in_tier[n] + 0
 	for (n in has_tgt) {
+		if (!(n in mem))
+			continue
 		expand(allow[n], a)
 		for (t in a)
 			if (!(t in mem) || in_tier[t] + 0 >= in_tier[n] + 0)
 				bad("node " n " (tier " in_tier[n] ") demotes to " t " (tier " in_tier[t] ")")
+		next_lower = -1
+		for (t in mem) {
+			if (in_tier[t] + 0 >= in_tier[n] + 0)
+				continue
+			if (!(t in a))
+				bad("node " n " (tier " in_tier[n] "): " t " (tier " in_tier[t] ") not allowed")
+			if (in_tier[t] + 0 > next_lower)
+				next_lower = in_tier[t] + 0
+		}
 		expand(pref[n], p)
-		for (t in p)
+		npref = 0
+		for (t in p) {
+			npref++
 			if (!(t in a))
 				bad("node " n ": preferred " t " not allowed")
+			else if (in_tier[t] + 0 != next_lower)
+				bad("node " n ": preferred " t " (tier " in_tier[t] ") not in the next lower tier " next_lower)
+		}
+		if ((npref > 0) != (next_lower >= 0))
+			bad("node " n ": " npref " preferred, next lower tier " next_lower)
+		if (top != "" && top_flag[n] != (in_tier[n] + 0 >= top))
+			bad("node " n " (tier " in_tier[n] ", top tier from " top "): toptier " top_flag[n])
 	}
 	exit status
 }'
 invariants() {
-	awk "$INVARIANTS" "$SYS/node/has_memory" \
+	awk "$INVARIANTS" "$SYS/node/has_memory" "$SYS/node/has_cpu" \
 		"$SYS"/memtier/memtier*/nodelist \
 		"$LEGACY"/memory_tier*/nodelist \
 		"$SYS"/node/node[0-9]*/memtier "$DBG/memtier/targets"
