@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# usage: checkpatch-patches.sh KSRC PATCH...
+# usage: [CHECKPATCH_IGNORE=TYPE,...] checkpatch-patches.sh KSRC PATCH...
 # checkpatch.pl --strict on each patch, from the top of the kernel tree
-# KSRC.  A finding is dropped only when kernel-integration/
+# KSRC, ignoring the types in CHECKPATCH_IGNORE if set.  A finding is dropped only when kernel-integration/
 # checkpatch-exceptions names both its type and a part of the patch's
 # file name; the dropped ones are reported with their reason.  Prints
 # every other finding and fails when there is one.
@@ -21,7 +21,8 @@ for p in "$@"; do
 	# checkpatch fails for any finding, kept ones too; failing with no
 	# finding means it did not run.
 	(cd "$ksrc" && perl scripts/checkpatch.pl --strict --terse \
-		--show-types "$p" >"$out" 2>&1) ||
+		--show-types ${CHECKPATCH_IGNORE:+--ignore "$CHECKPATCH_IGNORE"} \
+		"$p" >"$out" 2>&1) ||
 	grep -qE 'ERROR|WARNING|CHECK' "$out" ||
 		echo "checkpatch did not run on $name: $(head -1 "$out")" >>"$found"
 	grep -E 'ERROR|WARNING|CHECK' "$out" |

@@ -21,10 +21,16 @@
 # pristine 6.12 on its own.  Each library piece comes directly before
 # its first user.  The benchmark (kunit/bench_kunit.c) stays out.
 #
-# Authorship: the patches of kernel-integration/patches keep their
-# author; every patch is committed and signed off by the submitter,
-# MEMTIER_SUBMITTER ("Name <email>") or else the checkout's git
-# user.name and user.email, who also becomes the MAINTAINERS entry's M:.
+# Authorship: the patches of kernel-integration/patches carry no
+# identity.  Every patch is authored, committed and signed off by the
+# submitter, MEMTIER_SUBMITTER ("Name <email>") or else the checkout's
+# git user.name and user.email, who also becomes the MAINTAINERS
+# entry's M:.  A missing identity, or a placeholder (localhost, the
+# reserved example and test domains, noreply addresses), is refused.
+# With MEMTIER_SERIES_CHECK=1 (make patches-check, which checks the
+# series' content, not its sender) such an identity is replaced by
+# "memtier series check <series-check@localhost>", and OUTDIR says the
+# series is not for sending.
 #
 # Prints each patch's subject and its glue lines: lines changed outside
 # Documentation/, MAINTAINERS and the library's own files (mm/memtier/,
@@ -43,13 +49,36 @@ if [ -z "$submitter" ]; then
 	email=$(git -C "$repo" config user.email || true)
 	[ -n "$name" ] && [ -n "$email" ] && submitter="$name <$email>"
 fi
-case $submitter in
-*?" <"?*@?*">") ;;
-*)
-	echo "make-patches: no submitter: set git's user.name and" \
-		"user.email, or MEMTIER_SUBMITTER=\"Name <email>\"" >&2
-	exit 1 ;;
-esac
+# A placeholder certifies nothing: the Developer's Certificate of Origin
+# needs a person who can be reached.
+placeholder() {
+	case $1 in
+	*?" <"?*@?*">") ;;
+	*) return 0 ;;
+	esac
+	domain=$(printf '%s' "${1##*@}" | tr -d '>' | tr 'A-Z' 'a-z')
+	case $1 in *noreply*|*no-reply*) return 0 ;; esac
+	case $domain in
+	localhost|localhost.*|*.localdomain|*.local|example|*.example|\
+	example.com|*.example.com|example.org|*.example.org|example.net|\
+	*.example.net|*.invalid|*.test|invalid|test)
+		return 0 ;;
+	esac
+	return 1
+}
+check_only=
+if placeholder "$submitter"; then
+	if [ "${MEMTIER_SERIES_CHECK:-}" != 1 ]; then
+		echo "make-patches: '${submitter:-no identity}' cannot sign a" \
+			"series: set your own with git config user.name" \
+			"\"Your Name\" and git config user.email" \
+			"you@your.domain, or MEMTIER_SUBMITTER=\"Name" \
+			"<email>\"" >&2
+		exit 1
+	fi
+	submitter="memtier series check <series-check@localhost>"
+	check_only=1
+fi
 sub_name=${submitter% <*}
 sub_email=${submitter##*<}
 sub_email=${sub_email%>}
@@ -79,7 +108,7 @@ is_hot() {
 is_fix() { grep -q '^Fixes: ' "$1"; }
 is_glue() { grep -q '^Subject: \[PATCH [0-9/]*\] mm: build the memory tiering library' "$1"; }
 
-am() { $git am -q -s "$1"; }
+am() { "$repo/scripts/am-as.sh" "$wt" "$submitter" -q -s -- "$1"; }
 
 # The tier library: src/ and kunit/ less hot page selection, the
 # Makefiles less the block under their "# Hot page selection" comment.
@@ -106,8 +135,7 @@ library_tiers() {
 	(cd "$wt" && git apply "$glue")
 	# The submitter maintains what they submit.
 	m=$(printf '%s' "$submitter" | sed 's/[\/&]/\\&/g')
-	sed -i "/^MEMORY TIERING CORE (MEMTIER)\$/,/^\$/ s/^M:\t.*/M:\t$m/" \
-		"$wt/MAINTAINERS"
+	sed -i "/^MEMORY TIERING CORE (MEMTIER)\$/a M:\t$m" "$wt/MAINTAINERS"
 	$git add -f -A mm/memtier include/linux/memtier.h mm/Kconfig \
 		mm/Makefile MAINTAINERS
 	$git commit -q -s -F "$msgs/library.msg"
@@ -120,7 +148,9 @@ library_hot() {
 	sed -e 's/ bench_kunit\.o//' "$repo/kunit/Makefile" \
 		>"$wt/mm/memtier/tests/Makefile"
 	cp "$repo/src/include/linux/memtier_promote.h" "$wt/include/linux/"
-	$git add -f -A mm/memtier include/linux/memtier_promote.h
+	sed -i "/^MEMORY TIERING CORE (MEMTIER)\$/,/^\$/ s|^F:\tinclude/linux/memtier.h\$|&\nF:\tinclude/linux/memtier_promote.h|" \
+		"$wt/MAINTAINERS"
+	$git add -f -A mm/memtier include/linux/memtier_promote.h MAINTAINERS
 	$git commit -q -s -F "$msgs/hotpage.msg"
 }
 
@@ -192,3 +222,9 @@ for dir in tiers hotpage; do
 	done
 done
 echo "patches: glue $total lines in all; 2 series in $out/tiers and $out/hotpage"
+if [ -n "$check_only" ]; then
+	echo "Built by make patches-check as '$submitter', for checks" \
+		"only: not for sending.  make patches signs a series with" \
+		"your git identity." >"$out/NOT-FOR-SENDING"
+	echo "patches: built for checks only, as '$submitter': not for sending"
+fi

@@ -51,7 +51,8 @@ if [ "$mode" = series ]; then
 		echo "prepare-tree: applying $(ls "$series"/*.patch | wc -l) patches"
 		$git am --abort >/dev/null 2>&1 || true
 		$git reset -q --hard pristine
-		$git am -q "$series"/*.patch
+		"$repo/scripts/am-as.sh" . "memtier <memtier@localhost>" -q -- \
+			"$series"/*.patch
 		echo "$want" >.memtier-series
 	fi
 elif ! grep -q 'mm/memtier/Kconfig' mm/Kconfig; then
