@@ -13,14 +13,24 @@
  * a node of the copy.
  *
  * The case races a kthread that removes and restores two of three nodes
- * against both ways of reading, for a bounded time each.  It needs two
- * online CPUs to race at all, and skips without them.
+ * against both ways of reading, for a bounded time each.
+ *
+ * The rebuild itself: mainline cleared every node's targets, waited for
+ * an RCU grace period and only then set the new ones, so that a reader
+ * finds no target at all for a grace period at every rebuild, and
+ * reclaim swaps or drops what it would have demoted.  Built aside and
+ * stored with one assignment, the targets are the old ones or the new
+ * ones.  The second case races a rebuild that moves a node's target
+ * from one node to another, both ways, against a reader.
+ *
+ * Both cases need two online CPUs to race at all, and skip without them.
  */
 #include <kunit/test.h>
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/nodemask.h>
+#include <linux/rcupdate.h>
 
 /* How long each way of reading races the writer. */
 #define RACE_MS 300
@@ -107,8 +117,94 @@ static void memtier_race_copy_never_picks_outside(struct kunit *test)
 		kunit_skip(test, "the race window was not hit in %lu picks", picks);
 }
 
+struct rebuild_race {
+	nodemask_t targets;
+	bool clear_first;
+};
+
+/*
+ * A rebuild that moves the target from RACE_GOES_A to RACE_GOES_B and
+ * back: mainline's order (clear, wait for readers, set) or the targets
+ * built aside and stored at once.  Both nodes are in the mask's first
+ * word, so that the store replaces them together.
+ */
+static int rebuild_writer(void *data)
+{
+	struct rebuild_race *race = data;
+	nodemask_t next;
+	int to = RACE_GOES_B;
+
+	while (!kthread_should_stop()) {
+		if (race->clear_first) {
+			race->targets = NODE_MASK_NONE;
+			synchronize_rcu();
+		}
+		next = NODE_MASK_NONE;
+		node_set(to, next);
+		race->targets = next;
+		to = to == RACE_GOES_B ? RACE_GOES_A : RACE_GOES_B;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Read the targets for RACE_MS while the writer rebuilds them.  Return
+ * how many reads were made, and in @empty how many found no target.
+ */
+static unsigned long rebuild_reads(struct kunit *test,
+				   struct rebuild_race *race,
+				   unsigned long *empty)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(RACE_MS), reads = 0;
+	struct task_struct *writer;
+	nodemask_t seen;
+
+	*empty = 0;
+	writer = kthread_run(rebuild_writer, race, "memtier_rebuild");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(writer));
+	while (time_before(jiffies, end)) {
+		rcu_read_lock();
+		seen = race->targets;
+		rcu_read_unlock();
+		if (nodes_empty(seen))
+			(*empty)++;
+		reads++;
+		if (!(reads & 1023))
+			cond_resched();
+	}
+	kthread_stop(writer);
+	return reads;
+}
+
+static void memtier_race_rebuild_never_empty(struct kunit *test)
+{
+	struct rebuild_race *race = kunit_kzalloc(test, sizeof(*race),
+						  GFP_KERNEL);
+	unsigned long reads, empty;
+
+	KUNIT_ASSERT_NOT_NULL(test, race);
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "one online CPU: nothing races");
+	node_set(RACE_GOES_A, race->targets);
+
+	reads = rebuild_reads(test, race, &empty);
+	kunit_info(test, "stored at once: %lu of %lu reads found no target\n",
+		   empty, reads);
+	KUNIT_EXPECT_EQ(test, empty, 0);
+
+	/* Mainline's order before the fix, to show the window is hit. */
+	race->clear_first = true;
+	reads = rebuild_reads(test, race, &empty);
+	kunit_info(test, "cleared first: %lu of %lu reads found no target\n",
+		   empty, reads);
+	if (!empty)
+		kunit_skip(test, "no read found the targets empty in %lu", reads);
+}
+
 static struct kunit_case memtier_demotion_race_cases[] = {
 	KUNIT_CASE(memtier_race_copy_never_picks_outside),
+	KUNIT_CASE(memtier_race_rebuild_never_empty),
 	{}
 };
 

@@ -242,6 +242,37 @@ static void memtier_promote_bypass_resets_threshold(struct kunit *test)
 }
 
 /*
+ * A free-space promotion reads neither the latency, nor the last fault's
+ * hotness, nor the candidate count: the kernel does not compute them
+ * then.  Given values that would end the adjustment period, open a
+ * rate-limit window and find the page hot, the bypass still touches
+ * nothing but the threshold.
+ */
+static void memtier_promote_bypass_reads_no_inputs(struct kunit *test)
+{
+	struct memtier_promote_tunables tun = mainline_defaults;
+	struct memtier_promote_state state = {
+		.rl = { .window_start_ms = 3, .window_start_cand = 41 },
+		.th = { .threshold_ms = 333, .period_start_ms = 7,
+			.period_start_cand = 59 },
+	};
+	struct memtier_hint_fault f = {
+		.mode = TIERING, .target_free_space_enough = true,
+		.now_ms = 987654, .latency_ms = 0, .last_fault_hot = true,
+		.nr_pages = 512, .nr_cand = 123456789,
+	};
+
+	tun.hot_policy = MEMTIER_HOT_REPEAT;
+	KUNIT_EXPECT_EQ(test, memtier_promote_decide(&state, &f, &tun),
+			MEMTIER_PROMOTE_BYPASS);
+	KUNIT_EXPECT_EQ(test, state.th.threshold_ms, 0u);
+	KUNIT_EXPECT_EQ(test, state.th.period_start_ms, 7u);
+	KUNIT_EXPECT_EQ(test, state.th.period_start_cand, 59ul);
+	KUNIT_EXPECT_EQ(test, state.rl.window_start_ms, 3u);
+	KUNIT_EXPECT_EQ(test, state.rl.window_start_cand, 41ul);
+}
+
+/*
  * One bypass every 30 s, hot faults over the limit in between: the 60 s
  * adjustment period still ends (at the first fault past 60 s) and the
  * threshold comes down.  Restarting the period at each bypass kept it
@@ -783,6 +814,7 @@ static struct kunit_case memtier_promote_cases[] = {
 	KUNIT_CASE(memtier_promote_tiering_off_decides_nothing),
 	KUNIT_CASE(memtier_promote_bypass_counted),
 	KUNIT_CASE(memtier_promote_bypass_resets_threshold),
+	KUNIT_CASE(memtier_promote_bypass_reads_no_inputs),
 	KUNIT_CASE(memtier_promote_bypass_keeps_period),
 	KUNIT_CASE(memtier_promote_thp_over_window_limit),
 	KUNIT_CASE(memtier_promote_repeat_policy),

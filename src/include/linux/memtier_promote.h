@@ -18,6 +18,7 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/limits.h>
+#include <linux/memtier_promote_types.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
 
@@ -205,17 +206,6 @@ unsigned long memtier_free_space_margin(unsigned long present_pages,
  */
 
 /**
- * struct memtier_ratelimit - one target node's rate-limit window
- * @window_start_ms: when the current 1 s window began.
- * @window_start_cand: the candidate count before the window's first
- *	candidate.
- */
-struct memtier_ratelimit {
-	unsigned int window_start_ms;
-	unsigned long window_start_cand;
-};
-
-/**
  * memtier_mbps_to_pages() - a rate limit in pages per second
  * @mbps: the sysctl value in MB/s; 0 lets no candidate through, as in
  *	mainline.
@@ -239,18 +229,6 @@ bool memtier_ratelimit_allow(struct memtier_ratelimit *rl,
 /* ---------------------------------------------------------------------
  * Hot threshold auto-adjustment (threshold.c)
  */
-
-/**
- * struct memtier_threshold - one target node's adjusted hot threshold
- * @threshold_ms: the current threshold; 0 means "the reference".
- * @period_start_ms: when the current adjustment period began.
- * @period_start_cand: the candidate count when it began.
- */
-struct memtier_threshold {
-	unsigned int threshold_ms;
-	unsigned int period_start_ms;
-	unsigned long period_start_cand;
-};
 
 /* The three below are inline: each hint fault reads the threshold. */
 
@@ -366,20 +344,6 @@ enum memtier_hot_policy {
 };
 
 /**
- * struct memtier_promote_state - per target node promotion state
- * @rl: the rate-limit window.
- * @th: the adjusted hot threshold.
- *
- * The node's candidate count is not kept here: the caller counts what
- * memtier_promote_reason_counter() says, where it counts anyway, and
- * passes the count in with each fault.
- */
-struct memtier_promote_state {
-	struct memtier_ratelimit rl;
-	struct memtier_threshold th;
-};
-
-/**
  * struct memtier_promote_tunables - the administrator's knobs
  * @hot_threshold_ms: debugfs numa_balancing/hot_threshold_ms; 0 finds
  *	no page hot.
@@ -410,8 +374,11 @@ struct memtier_promote_tunables {
  * @last_fault_hot: memtier_access_field_hot() of the page.
  * @nr_pages: the folio's pages.
  * @nr_cand: the target node's candidate count before this fault, what
- *	%MEMTIER_PROMOTE_COUNT_CANDIDATE has counted so far; read only in
- *	tiering mode.
+ *	%MEMTIER_PROMOTE_COUNT_CANDIDATE has counted so far.
+ *
+ * @latency_ms, @last_fault_hot and @nr_cand are read only in tiering
+ * mode and when @target_free_space_enough is false: a free-space
+ * promotion needs none of them, and the caller need not compute them.
  */
 struct memtier_hint_fault {
 	unsigned int mode;
