@@ -7,6 +7,8 @@
 #  - scripts/kernel-doc -none -Wall on the library: silent;
 #  - include/linux/memtier.h holds only what other subsystems use, and
 #    no file outside mm/ includes the library's private header;
+#  - the library pieces held back for their first users still come off
+#    the library (kernel-integration/series/*.diff);
 #  - the library and its suites built with W=1 and sparse (C=2): no
 #    warning.
 # Prints one line per gate and "lint: N passed, N failed".
@@ -58,6 +60,20 @@ awk '/^[a-z]/ && !/^static inline / { print FILENAME ":" FNR ": " $0 }' \
 	src/include/linux/memtier.h >"$tmp/public"
 git -C "$ksrc" grep -n 'memtier/memtier\.h' -- . ':!mm/' >>"$tmp/public"
 gate "mm's tier internals stay out of include/linux/" "$tmp/public"
+
+# The library pieces make-patches.sh holds back for their first users
+# (kernel-integration/series/*.diff) must still come off the library as
+# it is: a change to their lines in src/ or kunit/ needs a new delta.
+mkdir -p "$tmp/lib/include/linux" "$tmp/lib/mm/memtier/tests"
+cp src/include/linux/*.h "$tmp/lib/include/linux/"
+cp src/*.c src/*.h "$tmp/lib/mm/memtier/"
+cp kunit/*.c kunit/*.h "$tmp/lib/mm/memtier/tests/"
+sed -e 's/ bench_kunit\.o//' kunit/Makefile >"$tmp/lib/mm/memtier/tests/Makefile"
+for d in kernel-integration/series/*.diff; do
+	(cd "$tmp/lib" && git apply -R --check "$repo/$d") \
+		>>"$tmp/pieces" 2>&1 || echo "$d does not come off src/" >>"$tmp/pieces"
+done
+gate "held-back library pieces come off the library" "$tmp/pieces"
 
 make -C "$ksrc" O="$build" ARCH=x86_64 CC="ccache gcc" W=1 C=2 \
 	-j"$(nproc)" mm/memtier/ >"$tmp/build.log" 2>&1 ||

@@ -19,7 +19,12 @@
 #
 # A fix is a patch with a "Fixes:" tag: it comes first and applies to
 # pristine 6.12 on its own.  Each library piece comes directly before
-# its first user.  The benchmark (kunit/bench_kunit.c) stays out.
+# its first user: two parts of the library whose first users come later
+# are held back by the deltas in kernel-integration/series (kmem.diff,
+# repeat.diff: the library with them against the library without them),
+# and each is added, with its message (kmem.msg, repeat.msg), right
+# before the patch that first calls it.  The benchmark
+# (kunit/bench_kunit.c) stays out.
 #
 # Authorship: the patches of kernel-integration/patches carry no
 # identity.  Every patch is authored, committed and signed off by the
@@ -34,7 +39,8 @@
 #
 # Prints each patch's subject and its glue lines: lines changed outside
 # Documentation/, MAINTAINERS and the library's own files (mm/memtier/,
-# include/linux/memtier*.h).
+# include/linux/memtier*.h).  A backport's lines are printed apart: they
+# are upstream's, not this series' own.
 set -eu
 repo=$1
 ksrc=$2
@@ -102,19 +108,41 @@ no_series="bench_kunit"
 # reaches the bug it fixes.
 tiers_needs='never take an access time for a CPU'
 is_hot() {
-	grep -q '^Subject: \[PATCH [0-9/]*\] sched/numa' "$1" &&
+	grep -q '^Subject: \[PATCH [0-9/]*\] \(sched/numa\|mm: memory-tiering:\)' "$1" &&
 		! grep -q "^Subject: .*$tiers_needs" "$1"
 }
-is_fix() { grep -q '^Fixes: ' "$1"; }
+# A backport of an upstream commit ("commit <id> upstream.", as stable
+# kernels write it) is a fix too: it comes first.
+is_backport() { grep -q '^commit [0-9a-f]\{40\} upstream\.$' "$1"; }
+is_fix() { grep -q '^Fixes: ' "$1" || is_backport "$1"; }
 is_glue() { grep -q '^Subject: \[PATCH [0-9/]*\] mm: build the memory tiering library' "$1"; }
 
-am() { "$repo/scripts/am-as.sh" "$wt" "$submitter" -q -s -- "$1"; }
+am() {
+	piece=$(piece_before "$1")
+	if [ -n "$piece" ]; then
+		(cd "$wt" && git apply "$msgs/$piece.diff")
+		$git add -f -A mm/memtier include/linux
+		$git commit -q -s -F "$msgs/$piece.msg"
+	fi
+	"$repo/scripts/am-as.sh" "$wt" "$submitter" -q -s -- "$1"
+}
+
+# The library piece that goes right before a patch: the one it first
+# calls.
+piece_before() {
+	if grep -q '^Subject: .*dax/kmem: put kmem memory' "$1"; then
+		echo kmem
+	elif grep -q '^Subject: .*add a hot page policy' "$1"; then
+		echo repeat
+	fi
+}
 
 # The tier library: src/ and kunit/ less hot page selection, the
 # Makefiles less the block under their "# Hot page selection" comment.
 library_tiers() {
 	mkdir -p "$wt/mm/memtier/tests"
-	for f in "$repo"/src/*.c "$repo"/src/*.h "$repo"/src/Kconfig; do
+	for f in "$repo"/src/*.c "$repo"/src/*.h "$repo"/src/Kconfig \
+		 "$repo"/src/.kunitconfig; do
 		b=$(basename "$f" .c)
 		case " $hot " in *" $b "*) continue ;; esac
 		cp "$f" "$wt/mm/memtier/"
@@ -136,6 +164,8 @@ library_tiers() {
 	# The submitter maintains what they submit.
 	m=$(printf '%s' "$submitter" | sed 's/[\/&]/\\&/g')
 	sed -i "/^MEMORY TIERING CORE (MEMTIER)\$/a M:\t$m" "$wt/MAINTAINERS"
+	# Held back until dax/kmem uses it.
+	(cd "$wt" && git apply -R "$msgs/kmem.diff")
 	$git add -f -A mm/memtier include/linux/memtier.h mm/Kconfig \
 		mm/Makefile MAINTAINERS
 	$git commit -q -s -F "$msgs/library.msg"
@@ -147,10 +177,15 @@ library_hot() {
 	cp "$repo/src/Makefile" "$wt/mm/memtier/Makefile"
 	sed -e 's/ bench_kunit\.o//' "$repo/kunit/Makefile" \
 		>"$wt/mm/memtier/tests/Makefile"
-	cp "$repo/src/include/linux/memtier_promote.h" "$wt/include/linux/"
-	sed -i "/^MEMORY TIERING CORE (MEMTIER)\$/,/^\$/ s|^F:\tinclude/linux/memtier.h\$|&\nF:\tinclude/linux/memtier_promote.h|" \
+	cp "$repo/src/include/linux/memtier_promote.h" \
+		"$repo/src/include/linux/memtier_promote_types.h" \
+		"$wt/include/linux/"
+	sed -i "/^MEMORY TIERING CORE (MEMTIER)\$/,/^\$/ s|^F:\tinclude/linux/memtier.h\$|&\nF:\tinclude/linux/memtier_promote*.h|" \
 		"$wt/MAINTAINERS"
-	$git add -f -A mm/memtier include/linux/memtier_promote.h MAINTAINERS
+	# Held back until NUMA balancing offers the repeat policy.
+	(cd "$wt" && git apply -R "$msgs/repeat.diff")
+	$git add -f -A mm/memtier include/linux/memtier_promote.h \
+		include/linux/memtier_promote_types.h MAINTAINERS
 	$git commit -q -s -F "$msgs/hotpage.msg"
 }
 
@@ -200,6 +235,7 @@ cover "$out/hotpage" "$msgs/hotpage-cover.txt"
 
 # Glue lines per patch and per series.
 total=0
+backported=0
 for dir in tiers hotpage; do
 	for p in "$out/$dir"/*.patch; do
 		case $p in */0000-cover-letter.patch) continue ;; esac
@@ -213,15 +249,22 @@ for dir in tiers hotpage; do
 			/^-- $/ { exit }
 			glue && /^[-+]/ { n++ }
 			END { print n + 0 }' "$p")
-		total=$((total + n))
 		subject=$(awk '/^Subject: / { s = $0
 				while ((getline l) > 0 && l ~ /^ /) s = s l
 				print s; exit }' "$p" |
 			sed 's/^Subject: \[PATCH [0-9/]*\] //')
+		# A backport's lines are upstream's: shown, not counted.
+		if is_backport "$p"; then
+			backported=$((backported + n))
+			echo "patches: $dir/$(basename "$p" | cut -c1-4) backport $n: $subject"
+			continue
+		fi
+		total=$((total + n))
 		echo "patches: $dir/$(basename "$p" | cut -c1-4) glue $n: $subject"
 	done
 done
-echo "patches: glue $total lines in all; 2 series in $out/tiers and $out/hotpage"
+echo "patches: glue $total lines in all (and $backported in backports of" \
+	"upstream commits); 2 series in $out/tiers and $out/hotpage"
 if [ -n "$check_only" ]; then
 	echo "Built by make patches-check as '$submitter', for checks" \
 		"only: not for sending.  make patches signs a series with" \

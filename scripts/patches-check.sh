@@ -3,13 +3,16 @@
 # usage: patches-check.sh REPO WORKTREE PATCHDIR [STOCK]
 # The two series that make-patches.sh left in WORKTREE (tag
 # series-tiers, HEAD the hot page series on top of it) and PATCHDIR:
-#  - each fix (a patch with a Fixes: tag) applies to pristine 6.12 on
-#    its own, and the hot page series' fixes, applied in order to
-#    pristine, build at every step;
+#  - each fix (a patch with a Fixes: tag, or a backport of an upstream
+#    commit) applies to pristine 6.12 on its own, and the hot page
+#    series' Fixes: patches, applied in order to pristine, build at every
+#    step;
 #  - every step of both series builds (the e2e configuration, with the
 #    KUnit suites as a module once there is a library), and at each
 #    step that changes the library its KUnit suites run, as a module of
 #    that step's kernel;
+#  - after the last step, the suites as a kernel developer runs them:
+#    kunit.py run --arch=x86_64 --kunitconfig=mm/memtier, nothing else;
 #  - checkpatch --strict on every patch of both series.
 # Pristine 6.12 is built first, with the e2e configuration: the fixes
 # then build incrementally, and STOCK, when given, gets a copy of that
@@ -87,7 +90,13 @@ am_here() {
 }
 
 head=$(git -C "$wt" rev-parse HEAD)
-fixes=$(grep -l '^Fixes: ' "$patchdir"/tiers/*.patch "$patchdir"/hotpage/*.patch)
+# Fixes and backports of upstream commits ("commit <id> upstream.").
+fix_re='^Fixes: |^commit [0-9a-f]{40} upstream\.$'
+fixes=$(grep -lE "$fix_re" "$patchdir"/tiers/*.patch "$patchdir"/hotpage/*.patch)
+# The hot page series' own fixes are built on pristine 6.12 in order.  A
+# backport is not: upstream built it, and it changes mmzone.h, which would
+# make that chain rebuild every object once more; it is built as the hot
+# page series' first step.
 hot_fixes=$(grep -l '^Fixes: ' "$patchdir"/hotpage/*.patch)
 
 git -C "$wt" checkout -q --detach pristine || exit 1
@@ -121,6 +130,32 @@ for c in $(git -C "$wt" rev-list --reverse pristine.."$head"); do
 	fi
 done
 git -C "$wt" checkout -q "$head"
+
+# The suites as a kernel developer runs them once the series is applied:
+# kunit.py with mm/memtier/.kunitconfig and nothing else, from an empty
+# build directory (.kunit, inside the worktree that make-patches.sh has
+# just created).  The compiler goes through ccache by PATH only, so
+# that the command line stays the plain one.
+kunit_plain() {
+	cmd="./tools/testing/kunit/kunit.py run --arch=x86_64 --kunitconfig=mm/memtier"
+	echo "patches-check: on the whole series, in an empty build directory: $cmd"
+	t0=$(date +%s)
+	rm -rf "$wt/.kunit"
+	(cd "$wt" && PATH=/usr/lib/ccache:$PATH $cmd) >"$kboot-plain.log" 2>&1
+	rc=$?
+	# kunit.py prints only the counts that are not zero.
+	summary=$(grep 'Testing complete\. ' "$kboot-plain.log")
+	grep -E '(FAILED|CRASHED) ' "$kboot-plain.log"
+	echo "patches-check: kunit.py: ${summary#*] }"
+	if [ "$rc" -ne 0 ] || ! echo "$summary" | grep -q 'passed: ' ||
+	   echo "$summary" | grep -qE 'failed|crashed|errors'; then
+		echo "patches-check: kunit.py FAILED ($(($(date +%s) - t0)) s), the log's tail:"
+		tail -20 "$kboot-plain.log"
+		return 1
+	fi
+	echo "patches-check: ok ($(($(date +%s) - t0)) s)"
+}
+step kunit_plain
 
 echo "patches-check: checkpatch --strict on both series"
 step "$repo/scripts/checkpatch-patches.sh" "$wt" \

@@ -64,13 +64,13 @@ fi
 dir=mm/memtier
 mkdir -p "$dir"
 find "$dir" -maxdepth 1 -type l -delete
-for f in "$repo"/src/*; do
+for f in "$repo"/src/* "$repo"/src/.kunitconfig; do
 	[ "$f" = "$repo/src/include" ] || ln -s "$f" "$dir/"
 done
 ln -s "$repo/kunit" "$dir/tests"
 # The public headers: include/linux/memtier*.h, copied, and only when
-# their text changed.  Nearly every object includes memtier_promote.h
-# (through mmzone.h): a link would give it the checkout's time, and a
+# their text changed.  Nearly every object includes
+# memtier_promote_types.h (through mmzone.h): a link would give it the checkout's time, and a
 # new checkout would make Kbuild compile every object again.
 for f in "$repo"/src/include/linux/*.h; do
 	dst=include/linux/$(basename "$f")
