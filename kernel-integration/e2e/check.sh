@@ -669,7 +669,7 @@ machine_n() {
 
 # What a sanitizer, lockdep or the kernel itself prints when it finds a
 # bug.
-SPLAT='BUG:|WARNING:|KASAN:|UBSAN:|Oops|general protection|detected stalls|self-detected stall|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|scheduling while atomic|list_add corruption|list_del corruption|hung_task'
+SPLAT='BUG:|WARNING:|KASAN:|UBSAN:|Oops|general protection|detected stalls|self-detected stall|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|scheduling while atomic|list_add corruption|list_del corruption|blocked for more than|hung_task'
 
 # invariants: every memory node in exactly one tier, the one its memtier
 # file names; no tier without nodes, in either view (memtierN by ID,
