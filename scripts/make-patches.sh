@@ -13,11 +13,14 @@
 #                    (src/ and kunit/ less hot page selection) with the
 #                    build glue and MAINTAINERS entry, then the rest of
 #                    those patches;
-#   OUTDIR/hotpage/  on top of the tiers series: the sched/numa fixes,
+#   OUTDIR/hotpage/  on top of the tiers series: the backports whose
+#                    subjects start "mm: memory-tiering:" and the
+#                    sched/numa fixes,
 #                    then the hot page selection library, then the rest
 #                    of the sched/numa patches.
 #
-# A fix is a patch with a "Fixes:" tag: it comes first and applies to
+# A fix is a patch with a "Fixes:" tag, or a backport of an upstream
+# commit ("commit <id> upstream."): it comes first and applies to
 # pristine 6.12 on its own.  Each library piece comes directly before
 # its first user: two parts of the library whose first users come later
 # are held back by the deltas in kernel-integration/series (kmem.diff,
@@ -120,6 +123,7 @@ is_glue() { grep -q '^Subject: \[PATCH [0-9/]*\] mm: build the memory tiering li
 am() {
 	piece=$(piece_before "$1")
 	if [ -n "$piece" ]; then
+		pieces_added="$pieces_added $piece"
 		(cd "$wt" && git apply "$msgs/$piece.diff")
 		$git add -f -A mm/memtier include/linux
 		$git commit -q -s -F "$msgs/$piece.msg"
@@ -190,6 +194,7 @@ library_hot() {
 }
 
 glue=
+pieces_added=
 for p in "$series"/*.patch; do
 	if is_glue "$p"; then glue=$p; fi
 done
@@ -205,6 +210,7 @@ for p in "$series"/*.patch; do
 done
 $git tag -f series-tiers >/dev/null
 
+
 # Series 2: hot page selection, on top of the first.
 for p in "$series"/*.patch; do
 	if is_hot "$p" && is_fix "$p"; then am "$p"; fi
@@ -212,6 +218,15 @@ done
 library_hot
 for p in "$series"/*.patch; do
 	if is_hot "$p" && ! is_fix "$p"; then am "$p"; fi
+done
+# Every held-back piece must have found its first user: a renamed
+# subject would otherwise leave it out of the series without a word.
+for d in "$msgs"/*.diff; do
+	case " $pieces_added " in
+	*" $(basename "$d" .diff) "*) ;;
+	*) echo "make-patches: no patch took the library piece $d" >&2
+	   exit 1 ;;
+	esac
 done
 
 # One cover letter per series: the first line of the blurb file is the

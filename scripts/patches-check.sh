@@ -112,7 +112,8 @@ else
 	fail=$((fail + 1))
 fi
 # The hot page series' fixes on pristine 6.12, in order.  The tiers
-# series' fix is its first patch, so it is built on pristine below.
+# series' fixes are its first patches, so they are built on pristine
+# below.
 for p in $hot_fixes; do
 	if am_here "$p"; then
 		step build_here

@@ -10,11 +10,11 @@
  *
  * The caller asks only for a page that records its access time
  * (folio_use_access_time()); other pages keep the normal placement
- * rules.  Unlike mainline's decision, bypass promotions are counted, so
- * that promotions never exceed the pages counted, and no knob value
- * overflows.  Every knob value keeps its mainline meaning: a rate limit
- * of 0 MB/s or a hot threshold of 0 ms promotes nothing but what the
- * free-space bypass lets through.
+ * rules.  Bypass promotions are counted apart from the candidates, as
+ * upstream's 337135e6124b counts them in pgpromote_candidate_nrl, and no
+ * knob value overflows.  A rate limit of 0 MB/s or a hot threshold of
+ * 0 ms promotes nothing but what the free-space bypass lets through
+ * (mainline kept an adjusted threshold in force after 0 ms).
  */
 #include <kunit/visibility.h>
 #include <linux/atomic.h>

@@ -30,8 +30,9 @@
  * @now_ms: the time.
  * @nr_cand: the node's candidate count now.
  *
- * Called when tiering mode is switched on and on a free-space bypass:
- * either way what was learnt no longer describes the workload.
+ * Called when tiering mode is switched on: what was learnt no longer
+ * describes the workload.  (A free-space bypass forgets only the
+ * threshold; its period runs on.)
  */
 void memtier_threshold_reset(struct memtier_threshold *th,
 			     unsigned int now_ms, unsigned long nr_cand)
