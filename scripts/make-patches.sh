@@ -29,6 +29,11 @@
 # before the patch that first calls it.  The benchmark
 # (kunit/bench_kunit.c) stays out.
 #
+# The patches that kernel-integration/series/not-posted names are left
+# out of both series: the project's kernel carries them, a series sent
+# upstream does not.  A library piece whose first user is one of them
+# stays out with it.
+#
 # Authorship: the patches of kernel-integration/patches carry no
 # identity.  Every patch is authored, committed and signed off by the
 # submitter, MEMTIER_SUBMITTER ("Name <email>") or else the checkout's
@@ -42,8 +47,9 @@
 #
 # Prints each patch's subject and its glue lines: lines changed outside
 # Documentation/, MAINTAINERS and the library's own files (mm/memtier/,
-# include/linux/memtier*.h).  A backport's lines are printed apart: they
-# are upstream's, not this series' own.
+# include/linux/memtier*.h), and writes them to OUTDIR/glue ("N
+# series/nnnn" a line) for patches-check.  A backport's lines are
+# printed apart: they are upstream's, not this series' own.
 set -eu
 repo=$1
 ksrc=$2
@@ -120,6 +126,16 @@ is_backport() { grep -q '^commit [0-9a-f]\{40\} upstream\.$' "$1"; }
 is_fix() { grep -q '^Fixes: ' "$1" || is_backport "$1"; }
 is_glue() { grep -q '^Subject: \[PATCH [0-9/]*\] mm: build the memory tiering library' "$1"; }
 
+# A patch's subject, its folded lines joined, without "[PATCH n/m] ".
+subject_of() {
+	awk '/^Subject: / { s = $0
+		while ((getline l) > 0 && l ~ /^ /) s = s l
+		print s; exit }' "$1" |
+		sed 's/^Subject: \[PATCH [0-9/]*\] //'
+}
+not_posted=$msgs/not-posted
+is_posted() { ! grep -v '^#' "$not_posted" | grep -qxF "$(subject_of "$1")"; }
+
 am() {
 	piece=$(piece_before "$1")
 	if [ -n "$piece" ]; then
@@ -130,6 +146,8 @@ am() {
 	fi
 	"$repo/scripts/am-as.sh" "$wt" "$submitter" -q -s -- "$1"
 }
+# am for the patches that are posted.
+am_posted() { if is_posted "$1"; then am "$1"; fi; }
 
 # The library piece that goes right before a patch: the one it first
 # calls.
@@ -195,34 +213,51 @@ library_hot() {
 
 glue=
 pieces_added=
+pieces_held=
+held=
 for p in "$series"/*.patch; do
 	if is_glue "$p"; then glue=$p; fi
+	if ! is_posted "$p"; then
+		held="$held $p"
+		pieces_held="$pieces_held $(piece_before "$p")"
+	fi
 done
 [ -n "$glue" ] || { echo "make-patches: no build glue patch" >&2; exit 1; }
+# Every subject of not-posted must name a patch: a renamed one would
+# otherwise be posted without a word.
+grep -v '^#' "$not_posted" | while IFS= read -r s; do
+	for p in "$series"/*.patch; do
+		[ "$(subject_of "$p")" != "$s" ] || continue 2
+	done
+	echo "make-patches: not-posted names no patch: $s" >&2
+	exit 1
+done
 
 # Series 1: memory tiers.
 for p in "$series"/*.patch; do
-	if ! is_hot "$p" && is_fix "$p"; then am "$p"; fi
+	if ! is_hot "$p" && is_fix "$p"; then am_posted "$p"; fi
 done
 library_tiers
 for p in "$series"/*.patch; do
-	if ! is_hot "$p" && ! is_fix "$p" && ! is_glue "$p"; then am "$p"; fi
+	if ! is_hot "$p" && ! is_fix "$p" && ! is_glue "$p"; then
+		am_posted "$p"
+	fi
 done
 $git tag -f series-tiers >/dev/null
 
 
 # Series 2: hot page selection, on top of the first.
 for p in "$series"/*.patch; do
-	if is_hot "$p" && is_fix "$p"; then am "$p"; fi
+	if is_hot "$p" && is_fix "$p"; then am_posted "$p"; fi
 done
 library_hot
 for p in "$series"/*.patch; do
-	if is_hot "$p" && ! is_fix "$p"; then am "$p"; fi
+	if is_hot "$p" && ! is_fix "$p"; then am_posted "$p"; fi
 done
-# Every held-back piece must have found its first user: a renamed
-# subject would otherwise leave it out of the series without a word.
+# Every held-back piece must have found its first user, posted or not:
+# a renamed subject would otherwise leave it out without a word.
 for d in "$msgs"/*.diff; do
-	case " $pieces_added " in
+	case " $pieces_added $pieces_held " in
 	*" $(basename "$d" .diff) "*) ;;
 	*) echo "make-patches: no patch took the library piece $d" >&2
 	   exit 1 ;;
@@ -249,37 +284,46 @@ $git format-patch -q --cover-letter -o "$out/hotpage" series-tiers..HEAD
 cover "$out/hotpage" "$msgs/hotpage-cover.txt"
 
 # Glue lines per patch and per series.
+glue_lines() {
+	awk '/^diff --git / {
+			f = $3; sub(/^a\//, "", f)
+			glue = !(f ~ /^Documentation\// || f == "MAINTAINERS" ||
+				 f ~ /^mm\/memtier\// ||
+				 f ~ /^include\/linux\/memtier[^\/]*\.h$/)
+			next }
+		/^(\+\+\+|---) / { next }
+		/^-- $/ { exit }
+		glue && /^[-+]/ { n++ }
+		END { print n + 0 }' "$1"
+}
 total=0
 backported=0
+: >"$out/glue"
 for dir in tiers hotpage; do
 	for p in "$out/$dir"/*.patch; do
 		case $p in */0000-cover-letter.patch) continue ;; esac
-		n=$(awk '/^diff --git / {
-				f = $3; sub(/^a\//, "", f)
-				glue = !(f ~ /^Documentation\// || f == "MAINTAINERS" ||
-					 f ~ /^mm\/memtier\// ||
-					 f ~ /^include\/linux\/memtier[^\/]*\.h$/)
-				next }
-			/^(\+\+\+|---) / { next }
-			/^-- $/ { exit }
-			glue && /^[-+]/ { n++ }
-			END { print n + 0 }' "$p")
-		subject=$(awk '/^Subject: / { s = $0
-				while ((getline l) > 0 && l ~ /^ /) s = s l
-				print s; exit }' "$p" |
-			sed 's/^Subject: \[PATCH [0-9/]*\] //')
+		n=$(glue_lines "$p")
 		# A backport's lines are upstream's: shown, not counted.
 		if is_backport "$p"; then
 			backported=$((backported + n))
-			echo "patches: $dir/$(basename "$p" | cut -c1-4) backport $n: $subject"
+			echo "patches: $dir/$(basename "$p" | cut -c1-4) backport $n: $(subject_of "$p")"
 			continue
 		fi
 		total=$((total + n))
-		echo "patches: $dir/$(basename "$p" | cut -c1-4) glue $n: $subject"
+		echo "$n $dir/$(basename "$p" | cut -c1-4)" >>"$out/glue"
+		echo "patches: $dir/$(basename "$p" | cut -c1-4) glue $n: $(subject_of "$p")"
 	done
 done
 echo "patches: glue $total lines in all (and $backported in backports of" \
 	"upstream commits); 2 series in $out/tiers and $out/hotpage"
+kept=0
+for p in $held; do
+	n=$(glue_lines "$p")
+	kept=$((kept + n))
+	echo "patches: not posted, glue $n: $(subject_of "$p")"
+done
+[ -z "$held" ] || echo "patches: not posted: $(echo $held | wc -w) patches," \
+	"$kept glue lines, named in $not_posted"
 if [ -n "$check_only" ]; then
 	echo "Built by make patches-check as '$submitter', for checks" \
 		"only: not for sending.  make patches signs a series with" \

@@ -13,13 +13,16 @@
 #    that step's kernel;
 #  - after the last step, the suites as a kernel developer runs them:
 #    kunit.py run --arch=x86_64 --kunitconfig=mm/memtier, nothing else;
+#  - the glue lines make-patches.sh counted (PATCHDIR/glue): at most 200
+#    per patch and 900 in all;
 #  - checkpatch --strict on every patch of both series.
 # Pristine 6.12 is built first, with the e2e configuration: the fixes
 # then build incrementally, and STOCK, when given, gets a copy of that
 # kernel, stock 6.12 for make compare-fast.
 # The build directory sits beside WORKTREE as the e2e tree's does beside
 # it, so that with the Makefile's CCACHE_BASEDIR the series' last step,
-# the same tree and configuration as make kernel's, hits its objects.
+# make kernel's tree and configuration less the patches not posted,
+# hits nearly all its objects.
 # Prints "patches-check: N passed, N failed".
 set -u
 repo=$1
@@ -157,6 +160,20 @@ kunit_plain() {
 	echo "patches-check: ok ($(($(date +%s) - t0)) s)"
 }
 step kunit_plain
+
+# The glue lines make-patches.sh counted: the series stay thin.
+glue_caps() {
+	awk -v per=200 -v all=900 '
+		$1 > per { print "patches-check: " $2 " has " $1 " glue lines," \
+			" more than " per; bad = 1 }
+		{ t += $1 }
+		END { print "patches-check: glue " t " lines in all in " NR \
+			" patches, at most " per " each and " all " in all"
+		      if (t > all) { print "patches-check: more than " all; bad = 1 }
+		      if (NR == 0) { print "patches-check: no glue counted"; bad = 1 }
+		      exit bad }' "$patchdir/glue"
+}
+step glue_caps
 
 echo "patches-check: checkpatch --strict on both series"
 step "$repo/scripts/checkpatch-patches.sh" "$wt" \
