@@ -20,6 +20,13 @@
  *	spread, for SECONDS: a light load whose hint faults are mostly
  *	slower than the hot threshold; verify every byte.  PASS_MS 0
  *	reads as fast as it can.  Prints the task's system time.
+ *   tierwork warm HOT_MB WARM_MB SLOW_NODE FAST_NODE SECONDS WARM_MS
+ *	place a hot and a warm set on SLOW_NODE; for SECONDS, read the hot
+ *	set over and over and the warm set once every WARM_MS (each page
+ *	once, at WARM_MS, 2 * WARM_MS, ...), so that a warm page's hint
+ *	faults come about WARM_MS after the scan that armed them; print
+ *	each set's share on FAST_NODE and the number of warm passes,
+ *	verify every byte.  SECONDS under 2 * WARM_MS makes one warm pass.
  *   tierwork hold MB NODE FILE
  *	place and fill MB on NODE, print "hold_ready", wait (up to 120 s)
  *	until FILE exists, then verify every byte and print where the
@@ -271,6 +278,49 @@ static int cmd_sweep(long mb, int node, int seconds, int pass_ms)
 	return bad ? 1 : 0;
 }
 
+static void read_pages(const char *p, long mb)
+{
+	static volatile uint64_t sink;
+	long i;
+
+	for (i = 0; i < (mb << 20); i += page_size)
+		sink += p[i];
+}
+
+static int cmd_warm(long hot_mb, long warm_mb, int slow, int fast,
+		    int seconds, int warm_ms)
+{
+	char *hot = alloc_mb(hot_mb), *warm = alloc_mb(warm_mb);
+	double start, next_warm;
+	long bad, passes = 0;
+
+	fill(hot, hot_mb, 13);
+	fill(warm, warm_mb, 15);
+	move_to(hot, hot_mb, slow);
+	move_to(warm, warm_mb, slow);
+	syscall(SYS_mbind, hot, hot_mb << 20, 0, NULL, 0, 0);
+	syscall(SYS_mbind, warm, warm_mb << 20, 0, NULL, 0, 0);
+	printf("warm_start hot_on_fast %.3f warm_on_fast %.3f\n",
+	       share_on(hot, hot_mb, fast), share_on(warm, warm_mb, fast));
+
+	start = now_s();
+	next_warm = warm_ms / 1000.0;
+	while (now_s() - start < seconds) {
+		read_pages(hot, hot_mb);
+		if (now_s() - start >= next_warm) {
+			read_pages(warm, warm_mb);
+			passes++;
+			next_warm += warm_ms / 1000.0;
+		}
+	}
+	printf("warm_passes %ld\n", passes);
+	printf("warm_hot_on_fast %.3f\n", share_on(hot, hot_mb, fast));
+	printf("warm_warm_on_fast %.3f\n", share_on(warm, warm_mb, fast));
+	bad = verify(hot, hot_mb, 13) + verify(warm, warm_mb, 15);
+	printf("warm_bad_words %ld\n", bad);
+	return bad ? 1 : 0;
+}
+
 static int cmd_hold(long mb, int node, const char *file)
 {
 	char *p = alloc_mb(mb);
@@ -303,6 +353,9 @@ int main(int argc, char **argv)
 	if (argc == 6 && !strcmp(argv[1], "sweep"))
 		return cmd_sweep(atol(argv[2]), atoi(argv[3]), atoi(argv[4]),
 				 atoi(argv[5]));
+	if (argc == 8 && !strcmp(argv[1], "warm"))
+		return cmd_warm(atol(argv[2]), atol(argv[3]), atoi(argv[4]),
+				atoi(argv[5]), atoi(argv[6]), atoi(argv[7]));
 	if (argc == 5 && !strcmp(argv[1], "hold"))
 		return cmd_hold(atol(argv[2]), atoi(argv[3]), argv[4]);
 	fprintf(stderr, "usage: see the comment at the top of tierwork.c\n");
