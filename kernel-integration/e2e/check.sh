@@ -550,6 +550,31 @@ machine_b() {
 		rejects_all "$SYS/node/node0/memtier"
 	check "nodes 0-1 still in memtier200" eq "$(nodelist 200)" 0-1
 
+	# Demotion falls back to an allowed node that is not preferred:
+	# with node 2, node 0's preferred target, filled by a task bound
+	# to it, node 0's demoted pages go to node 3; none go to node 1,
+	# in node 0's own tier.
+	free2=$(awk '/MemFree/ { print int($4 / 1024) }' "$SYS/node/node2/meminfo")
+	rm -f /tmp/hold-go
+	/tierwork hold $((free2 - 6)) 2 /tmp/hold-go >/tmp/hold2.out &
+	holder=$!
+	wait_for 60 grep -q hold_ready /tmp/hold2.out
+	cat /tmp/hold2.out
+	free0=$(awk '/MemFree/ { print int($4 / 1024) }' "$SYS/node/node0/meminfo")
+	echo 1 >/sys/kernel/mm/numa/demotion_enabled
+	/tierwork demote $((free0 + 48)) 0 >/tmp/fallback.out
+	echo 0 >/sys/kernel/mm/numa/demotion_enabled
+	cat /tmp/fallback.out
+	touch /tmp/hold-go
+	wait "$holder"
+	check "fallback: node 0's pages demoted to node 3, allowed, not preferred" \
+		grep -q "demote_pages.* node3=" /tmp/fallback.out
+	check "fallback: none to node 1, in node 0's tier" sh -c \
+		'! grep -q "demote_pages.* node1=" /tmp/fallback.out'
+	check "fallback: no data lost" sh -c \
+		"grep -qx 'demote_bad_words 0' /tmp/fallback.out &&
+		 grep -qx 'hold_bad_words 0' /tmp/hold2.out"
+
 	# A CPU node in a lower tier: the lowest CPU tier is the boundary.
 	echo 150 >"$SYS/node/node1/memtier"
 	check "CPU node 1 in tier 150: top tier starts at 150" \
@@ -943,6 +968,33 @@ hotplug_cycle() {
 	/tierwork where 64 2 >/tmp/hp-where.out 2>&1
 	check "hotplug $1: memory placed on node 2" \
 		grep -q 'placed_pages.* node2=' /tmp/hp-where.out
+	# A tier written through sysfs outlives the node's memory: offlined
+	# and onlined again, node 2 rejoins it, not its HMAT chunk's tier.
+	# Last cycle only: the next cycles would find it too.
+	if [ "$2" = last ]; then
+		chosen=
+		for id in 150 160 170 180 190; do
+			[ "$id" != "$want2" ] || continue
+			if echo "$id" >"$SYS/node/node2/memtier" 2>/dev/null; then
+				chosen=$id
+				break
+			fi
+		done
+		check "hotplug $1: node 2 moved through sysfs (to ${chosen:-no tier})" \
+			test -n "$chosen"
+		# shellcheck disable=SC2046
+		check "hotplug $1: node 2's blocks offline, the first time" \
+			offline_blocks $(cat /tmp/blocks-new)
+		check "hotplug $1: node 2 lost its memory" wait_for 10 no_memory 2
+		ok_online=1
+		for b in $(cat /tmp/blocks-new); do
+			echo online_movable >"$b/state" || ok_online=0
+		done
+		check "hotplug $1: node 2's blocks online again" test "$ok_online" = 1
+		check "hotplug $1: node 2 is back in tier ${chosen:-?}, as written, not $want2" \
+			eq "$(tier_of 2)" "$chosen"
+		check "hotplug $1: invariants, node 2 back" invariants
+	fi
 	# In the last cycle, moves of node 2 race its offline: each write
 	# moves it, or is refused (EBUSY: node 1 holds the chunk), or, once
 	# its memory is gone, fails with ENODEV; none leaves it in no tier
