@@ -159,6 +159,18 @@ static void move_to(char *p, long mb, int node)
 	}
 }
 
+/*
+ * Fill [p, p + mb) on @node, then let its pages go anywhere again:
+ * NUMA balancing decides from there.
+ */
+static void place_for_balancing(char *p, long mb, unsigned int seed,
+				int node)
+{
+	fill(p, mb, seed);
+	move_to(p, mb, node);
+	syscall(SYS_mbind, p, mb << 20, 0, NULL, 0, 0);
+}
+
 static int cmd_where(long mb, int node)
 {
 	char *p = alloc_mb(mb);
@@ -202,13 +214,8 @@ static int cmd_promote(long hot_mb, long cold_mb, int slow, int fast,
 	volatile uint64_t sink = 0;
 	long bad, i, tick;
 
-	fill(hot, hot_mb, 3);
-	fill(cold, cold_mb, 5);
-	move_to(hot, hot_mb, slow);
-	move_to(cold, cold_mb, slow);
-	/* Let the pages go anywhere again: NUMA balancing decides now. */
-	syscall(SYS_mbind, hot, hot_mb << 20, 0, NULL, 0, 0);
-	syscall(SYS_mbind, cold, cold_mb << 20, 0, NULL, 0, 0);
+	place_for_balancing(hot, hot_mb, 3, slow);
+	place_for_balancing(cold, cold_mb, 5, slow);
 	printf("promote_start hot_on_fast %.3f cold_on_fast %.3f\n",
 	       share_on(hot, hot_mb, fast), share_on(cold, cold_mb, fast));
 
@@ -253,9 +260,7 @@ static int cmd_sweep(long mb, int node, int seconds, int pass_ms)
 	double start, pass;
 	struct rusage ru;
 
-	move_to(p, mb, node);
-	fill(p, mb, 9);
-	syscall(SYS_mbind, p, mb << 20, 0, NULL, 0, 0);
+	place_for_balancing(p, mb, 9, node);
 	start = now_s();
 	while (now_s() - start < seconds) {
 		pass = now_s();
@@ -294,12 +299,8 @@ static int cmd_warm(long hot_mb, long warm_mb, int slow, int fast,
 	double start, next_warm;
 	long bad, passes = 0;
 
-	fill(hot, hot_mb, 13);
-	fill(warm, warm_mb, 15);
-	move_to(hot, hot_mb, slow);
-	move_to(warm, warm_mb, slow);
-	syscall(SYS_mbind, hot, hot_mb << 20, 0, NULL, 0, 0);
-	syscall(SYS_mbind, warm, warm_mb << 20, 0, NULL, 0, 0);
+	place_for_balancing(hot, hot_mb, 13, slow);
+	place_for_balancing(warm, warm_mb, 15, slow);
 	printf("warm_start hot_on_fast %.3f warm_on_fast %.3f\n",
 	       share_on(hot, hot_mb, fast), share_on(warm, warm_mb, fast));
 
