@@ -26,7 +26,8 @@
  *	once, at WARM_MS, 2 * WARM_MS, ...), so that a warm page's hint
  *	faults come about WARM_MS after the scan that armed them; print
  *	each set's share on FAST_NODE and the number of warm passes,
- *	verify every byte.  SECONDS under 2 * WARM_MS makes one warm pass.
+ *	verify every byte.  SECONDS from WARM_MS to under 2 * WARM_MS
+ *	makes one warm pass.
  *   tierwork hold MB NODE FILE
  *	place and fill MB on NODE, print "hold_ready", wait (up to 120 s)
  *	until FILE exists, then verify every byte and print where the
