@@ -10,7 +10,8 @@
 #   d  a CPU+DRAM node with over 1 GiB free, a slow node: the bypass
 #   k  the KUnit suites as a module
 #   l  the same, alone, at a library step of the series
-#   n  an emulated NVDIMM in node 1, devdax, onlined by dax/kmem
+#   n  emulated NVDIMMs in devdax mode, onlined by dax/kmem: two in
+#      node 1 (no firmware performance data), one in node 2 (HMAT)
 #   s  the sanitizer kernel: the KUnit suites, a stress run of tier moves
 #      and memory hotplug under a workload, no sanitizer report
 # Ends with "machine X: N passed, N failed".
@@ -396,6 +397,28 @@ machine_a() {
 		test $((p1 - p0)) -le $((windows * 256))
 	check "rate limit still promotes (>= one window's 256 pages)" \
 		test $((p1 - p0)) -ge 256
+	# The same limit on transparent huge pages: a window's first
+	# candidate passes whatever its size, and a 2 MB folio (512 pages)
+	# fills the window, so each window promotes at most one of them.
+	# 32 MB is 16 folios: unlimited, they would all be promoted within
+	# the run, more than its windows allow.
+	h0=$(vmstat numa_huge_pte_updates)
+	p0=$(vmstat pgpromote_success)
+	u0=$(cut -d' ' -f1 /proc/uptime)
+	TIERWORK_THP=1 /tierwork promote 32 1 "$slow" 0 6 >/tmp/ratelimit-thp.out
+	u1=$(cut -d' ' -f1 /proc/uptime)
+	p1=$(vmstat pgpromote_success)
+	h1=$(vmstat numa_huge_pte_updates)
+	windows=$(awk -v a="$u0" -v b="$u1" 'BEGIN { print int(b - a + 0.01) + 2 }')
+	echo "THP, rate-limited: promoted $((p1 - p0)) pages in $u0-$u1 s of uptime," \
+		"$((h1 - h0)) huge PMDs scanned"
+	check "THP: the scan made huge PMDs inaccessible ($((h1 - h0)))" \
+		test $((h1 - h0)) -gt 0
+	check "THP: rate limit caps promotion (<= $windows windows x 512 pages)" \
+		test $((p1 - p0)) -le $((windows * 512))
+	check "THP: rate limit still promotes a 2 MB folio (>= 512 pages)" \
+		test $((p1 - p0)) -ge 512
+	check "THP: no data lost" grep -qx 'promote_bad_words 0' /tmp/ratelimit-thp.out
 
 	# The threshold adjustment under that binding limit, with 1 s
 	# periods: switching tiering on puts node 0 back at the knob; a hot
@@ -481,20 +504,31 @@ machine_a() {
 	lat_warm=$warm_warm lat_passes=$warm_passes
 	echo repeat >"$f"
 	warm_run 5 3000 /tmp/onepass-repeat.out
+	one_warm=$warm_warm one_hot=$warm_hot one_passes=$warm_passes
+	# Two passes, 3 s apart, with scans at most 1 s apart between them:
+	# the first hot fault's mark must survive the scans that rewrite
+	# the access time, for the second hot fault to promote.
+	warm_run 8 3000 /tmp/twopass-repeat.out
+	two_warm=$warm_warm two_passes=$warm_passes
 	echo latency >"$f"
 	echo 1000 >"$DBG/sched/numa_balancing/hot_threshold_ms"
 	echo 60000 >"$DBG/sched/numa_balancing/scan_period_max_ms"
 	check "one pass: the warm set was read once in each run" \
-		test "$lat_passes $warm_passes" = "1 1"
+		test "$lat_passes $one_passes" = "1 1"
 	check "one pass, latency: the warm set is promoted ($lat_warm on node 0)" \
 		ge "$lat_warm" 0.9
-	check "one pass, repeat: the warm set stays ($warm_warm on node 0)" \
-		lt "$warm_warm" 0.1
-	check "one pass, repeat: the hot set is promoted ($warm_hot on node 0)" \
-		ge "$warm_hot" 0.9
-	check "one pass: no data lost" sh -c \
+	check "one pass, repeat: the warm set stays ($one_warm on node 0)" \
+		lt "$one_warm" 0.1
+	check "one pass, repeat: the hot set is promoted ($one_hot on node 0)" \
+		ge "$one_hot" 0.9
+	check "two passes, repeat: the warm set was read twice" \
+		test "$two_passes" = 2
+	check "two passes, repeat: the warm set is promoted ($two_warm on node 0)" \
+		ge "$two_warm" 0.9
+	check "one and two passes: no data lost" sh -c \
 		"grep -qx 'warm_bad_words 0' /tmp/onepass-latency.out &&
-		 grep -qx 'warm_bad_words 0' /tmp/onepass-repeat.out"
+		 grep -qx 'warm_bad_words 0' /tmp/onepass-repeat.out &&
+		 grep -qx 'warm_bad_words 0' /tmp/twopass-repeat.out"
 	check "hot_page_policy: latency again" \
 		eq "$(cat "$f")" "[latency] repeat"
 
@@ -682,7 +716,7 @@ machine_d() {
 	echo 0 >/proc/sys/kernel/numa_balancing
 }
 
-# ---- machine n: an NVDIMM in devdax mode, onlined by dax/kmem ----
+# ---- machine n: NVDIMMs in devdax mode, onlined by dax/kmem ----
 
 ND=/sys/bus/nd/devices
 DAX=/sys/bus/dax
@@ -694,21 +728,39 @@ kmem_take() {
 		echo "$1" >$DAX/drivers/kmem/new_id
 }
 
+# devdax R: region R's namespace in devdax mode, daxR.0.  No ndctl in
+# the guest: what `ndctl create-namespace -m devdax` does with a
+# label-less namespace, through the region's dax seed.
+devdax() {
+	seed=$(cat $ND/region$1/dax_seed)
+	cat /proc/sys/kernel/random/uuid >"$ND/$seed/uuid"
+	echo pmem >"$ND/$seed/mode"
+	echo "namespace$1.0" >"$ND/$seed/namespace"
+	check "nvdimm: $seed on namespace$1.0 binds to dax_pmem" sh -c \
+		"echo $seed >/sys/bus/nd/drivers/dax_pmem/bind"
+}
+
+# region_of NODE [AFTER]: the first region of NODE above region AFTER.
+region_of() {
+	for r in $ND/region*; do
+		r=${r#"$ND/region"}
+		if [ "$r" -gt "${2:--1}" ] &&
+			[ "$(cat $ND/region$r/target_node)" = "$1" ]; then
+			echo "$r"
+			return
+		fi
+	done
+}
+
 machine_n() {
 	check "nvdimm: node 1 has no memory at boot" no_memory 1
+	check "nvdimm: node 2 has no memory at boot" no_memory 2
 	check "nvdimm: region0 is node 1's" \
 		eq "$(cat $ND/region0/target_node 2>/dev/null)" 1
 	check "nvdimm: namespace0.0 is there, unclaimed" sh -c \
 		"test -e $ND/namespace0.0 && test ! -e $ND/namespace0.0/driver"
-	# No ndctl in the guest: what `ndctl create-namespace -m devdax`
-	# does with a label-less namespace, through the region's dax seed.
 	check "dax_pmem.ko loads" insmod /lib/modules/dax_pmem.ko
-	seed=$(cat $ND/region0/dax_seed)
-	cat /proc/sys/kernel/random/uuid >"$ND/$seed/uuid"
-	echo pmem >"$ND/$seed/mode"
-	echo namespace0.0 >"$ND/$seed/namespace"
-	check "nvdimm: $seed on namespace0.0 binds to dax_pmem" sh -c \
-		"echo $seed >/sys/bus/nd/drivers/dax_pmem/bind"
+	devdax 0
 	check "nvdimm: a devdax device for node 1" \
 		eq "$(cat $DAX/devices/dax0.0/target_node 2>/dev/null)" 1
 	check "nvdimm: node 1 still has no memory" no_memory 1
@@ -752,14 +804,44 @@ machine_n() {
 		grep -q 'hold_after_pages node0=16384 ' /tmp/hold.out
 	check "kmem: no data lost" grep -qx 'hold_bad_words 0' /tmp/hold.out
 
+	# Memory whose performance the firmware reported makes no request:
+	# node 2 lands where its HMAT abstract distance maps (twice DRAM's
+	# latency, half its bandwidth: 2304, tier 112), not in PMEM's 100.
+	r2=$(region_of 2)
+	check "nvdimm: a region for node 2 ($r2)" test -n "$r2"
+	devdax "$r2"
+	# kmem's new_id probes every unbound device it lists: dax0.0 must
+	# wait for the parameter below.
+	echo dax0.0 >$DAX/drivers/kmem/remove_id
+	check "kmem takes dax$r2.0" kmem_take "dax$r2.0"
+	check "kmem: node 2 has memory" wait_for 10 node_has_memory 2
+	check "kmem: node 2, with HMAT data, in tier 112" eq "$(tier_of 2)" 112
+	check "kmem: invariants with node 2" invariants
+
 	# The parameter, set, chooses the tier of the memory kmem onlines.
 	echo 150 >/sys/module/kmem/parameters/dax_kmem_memtier
 	check "kmem: dax0.0 binds again" \
-		sh -c "echo dax0.0 >$DAX/drivers/kmem/bind"
+		sh -c "echo dax0.0 >$DAX/drivers/kmem/new_id"
 	check "kmem: node 1 has memory again" wait_for 10 node_has_memory 1
 	check "kmem: dax_kmem_memtier=150 puts node 1 in tier 150" \
 		eq "$(tier_of 1)" 150
 	check "kmem: invariants with tier 150" invariants
+
+	# More kmem memory on a node that has memory makes no request: the
+	# node keeps the tier the administrator moved it to, and does not
+	# go back to the parameter's.
+	echo 120 >"$SYS/node/node1/memtier"
+	check "node 1 moved to tier 120" eq "$(tier_of 1)" 120
+	r1=$(region_of 1 0)
+	check "nvdimm: a second region for node 1 ($r1)" test -n "$r1"
+	devdax "$r1"
+	blocks=$(ls -d "$SYS"/node/node1/memory[0-9]* | wc -l)
+	check "kmem takes dax$r1.0" kmem_take "dax$r1.0"
+	check "kmem: node 1 has more memory blocks than $blocks" wait_for 10 \
+		sh -c "[ \$(ls -d $SYS/node/node1/memory[0-9]* | wc -l) -gt $blocks ]"
+	check "kmem: node 1, which had memory, stays in tier 120" \
+		eq "$(tier_of 1)" 120
+	check "kmem: invariants with both of node 1's NVDIMMs" invariants
 }
 
 # ---- machine s: the sanitizer kernel (KASAN, UBSAN, lockdep) ----

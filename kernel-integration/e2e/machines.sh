@@ -77,16 +77,27 @@ machine_args() {
 		-numa hmat-lb,initiator=0,target=2,hierarchy=memory,data-type=access-latency,latency=20
 		-numa hmat-lb,initiator=0,target=2,hierarchy=memory,data-type=access-bandwidth,bandwidth=5G"
 		;;
-	n)	# A CPU+DRAM node and an emulated NVDIMM in node 1, which
-		# has no other memory: put in devdax mode and onlined by
-		# dax/kmem in the guest.  The NFIT gives its proximity
-		# domain; there is no HMAT, so no performance data.
-		echo "-machine pc,nvdimm=on -smp 2 -m 384M,slots=2,maxmem=2G
+	n)	# A CPU+DRAM node and emulated NVDIMMs in nodes 1 and 2,
+		# which have no other memory: put in devdax mode and onlined
+		# by dax/kmem in the guest.  The NFIT gives their proximity
+		# domains.  The HMAT reports node 2 (twice DRAM's latency,
+		# half its bandwidth) and not node 1: no performance data
+		# for node 1's two NVDIMMs.
+		echo "-machine pc,nvdimm=on,hmat=on -smp 2 -m 384M,slots=3,maxmem=2G
 		-object memory-backend-ram,id=m0,size=384M
-		-numa node,nodeid=0,cpus=0-1,memdev=m0
-		-numa node,nodeid=1
+		-numa node,nodeid=0,cpus=0-1,memdev=m0,initiator=0
+		-numa node,nodeid=1,initiator=0
+		-numa node,nodeid=2,initiator=0
+		-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=10
+		-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=10G
+		-numa hmat-lb,initiator=0,target=2,hierarchy=memory,data-type=access-latency,latency=20
+		-numa hmat-lb,initiator=0,target=2,hierarchy=memory,data-type=access-bandwidth,bandwidth=5G
 		-object memory-backend-ram,id=nv0,size=512M
-		-device nvdimm,id=nvdimm0,memdev=nv0,node=1"
+		-device nvdimm,id=nvdimm0,memdev=nv0,node=1
+		-object memory-backend-ram,id=nv1,size=256M
+		-device nvdimm,id=nvdimm1,memdev=nv1,node=2
+		-object memory-backend-ram,id=nv2,size=256M
+		-device nvdimm,id=nvdimm2,memdev=nv2,node=1"
 		;;
 	*)	return 1 ;;
 	esac

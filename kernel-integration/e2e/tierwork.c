@@ -33,6 +33,10 @@
  *	until FILE exists, then verify every byte and print where the
  *	pages are: the memory under it can be taken away meanwhile.
  *
+ * Every set is made of base pages (MADV_NOHUGEPAGE), unless the
+ * environment has TIERWORK_THP=1: then each set starts on a 2 MB
+ * boundary and asks for transparent huge pages (MADV_HUGEPAGE).
+ *
  * Output lines are "key value" pairs that the checks read.  Static, no
  * libnuma: the syscalls are called directly.
  */
@@ -62,17 +66,29 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+#define HUGE_SIZE	(2L << 20)
+
 static char *alloc_mb(long mb)
 {
-	char *p = mmap(NULL, mb << 20, PROT_READ | PROT_WRITE,
+	const char *thp = getenv("TIERWORK_THP");
+	int huge = thp && !strcmp(thp, "1");
+	char *p = mmap(NULL, (mb << 20) + HUGE_SIZE, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED) {
 		perror("mmap");
 		exit(2);
 	}
-	/* Base pages: tiering of THPs is not what these checks measure. */
-	madvise(p, mb << 20, MADV_NOHUGEPAGE);
+	if (!huge) {
+		/* Base pages: most checks count pages one by one. */
+		madvise(p, mb << 20, MADV_NOHUGEPAGE);
+		return p;
+	}
+	p = (char *)(((uintptr_t)p + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1));
+	if (madvise(p, mb << 20, MADV_HUGEPAGE)) {
+		perror("madvise");
+		exit(2);
+	}
 	return p;
 }
 
