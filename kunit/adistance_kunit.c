@@ -9,7 +9,10 @@
  * past chunk 73, within 0 to 400 (Python's math.log, by hand).
  */
 #include <kunit/test.h>
+#include <linux/int_log.h>
 #include <linux/limits.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
 
 #include "memtier.h"
 #include "fake_machine.h"
@@ -91,6 +94,76 @@ static void default_param_desc(const int *def, char *desc)
 }
 
 KUNIT_ARRAY_PARAM(default, default_params, default_param_desc);
+
+/*
+ * round(100 * log5((2c + 1) / 9)), worked here apart from the library's
+ * table with the kernel's fixed-point log2 (intlog2(), 24 fraction bits):
+ * 100 * log5(x) is 100 * log2(x) / log2(5).  intlog2()'s error, below
+ * 1e-5, moves the value far less than its distance from a rounding edge
+ * at any chunk of the scale (at least 0.016, chunks 8 and 42).
+ */
+static long log_scale_offset(int chunk)
+{
+	s64 num = 100LL * ((s64)intlog2(2 * chunk + 1) - intlog2(9));
+	s32 den = intlog2(5);
+
+	if (num < 0)
+		return -div_s64(-num + den / 2, den);
+	return div_s64(num + den / 2, den);
+}
+
+/*
+ * Every chunk's ID: the default less the chunk's offset on the log
+ * scale, which ends at chunk 73 (chunk 74's offset would repeat it);
+ * past it one ID less per chunk; within 0 to 400, the seeds' range.
+ */
+static void memtier_adistance_every_chunk(struct kunit *test)
+{
+	int def = *(const int *)test->param_value;
+	int last = 73, chunk;
+	long offset;
+
+	KUNIT_ASSERT_EQ(test, log_scale_offset(last + 1),
+			log_scale_offset(last));
+	KUNIT_ASSERT_GT(test, log_scale_offset(last),
+			log_scale_offset(last - 1));
+	for (chunk = 0; chunk < 600; chunk++) {
+		if (chunk <= last)
+			offset = log_scale_offset(chunk);
+		else
+			offset = log_scale_offset(last) + chunk - last;
+		KUNIT_EXPECT_EQ_MSG(test, memtier_chunk_tier(chunk, def),
+				    clamp_t(long, def - offset, 0, 400),
+				    "chunk %d", chunk);
+	}
+	/* The farthest chunk an int names, and a negative one: chunk 0. */
+	KUNIT_EXPECT_EQ(test, memtier_chunk_tier(INT_MAX, def), 0);
+	KUNIT_EXPECT_EQ(test, memtier_chunk_tier(INT_MIN, def),
+			clamp_t(long, def - log_scale_offset(0), 0, 400));
+}
+
+/*
+ * The named tier IDs and the range of IDs, as the seeds give them: PMEM
+ * 100, DRAM 200 (the default), HBM/GPU 300, IDs 0 to 400, and -1 for a
+ * node in no tier.
+ */
+static void memtier_adistance_named_ids(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, MEMORY_TIER_PMEM, 100);
+	KUNIT_EXPECT_EQ(test, MEMORY_TIER_DRAM, 200);
+	KUNIT_EXPECT_EQ(test, MEMORY_TIER_HBM_GPU, 300);
+	KUNIT_EXPECT_EQ(test, MAX_MEMORY_TIER_ID, 400);
+	KUNIT_EXPECT_EQ(test, DEFAULT_MEMORY_TIER, 200);
+	KUNIT_EXPECT_EQ(test, MEMTIER_NO_TIER, -1);
+	KUNIT_EXPECT_FALSE(test, memtier_tier_id_valid(LONG_MIN));
+	KUNIT_EXPECT_FALSE(test, memtier_tier_id_valid(-1));
+	KUNIT_EXPECT_TRUE(test, memtier_tier_id_valid(0));
+	KUNIT_EXPECT_TRUE(test, memtier_tier_id_valid(1));
+	KUNIT_EXPECT_TRUE(test, memtier_tier_id_valid(399));
+	KUNIT_EXPECT_TRUE(test, memtier_tier_id_valid(400));
+	KUNIT_EXPECT_FALSE(test, memtier_tier_id_valid(401));
+	KUNIT_EXPECT_FALSE(test, memtier_tier_id_valid(LONG_MAX));
+}
 
 /*
  * Slower chunks never get a higher ID, and every chunk before the first
@@ -331,6 +404,8 @@ static struct kunit_case memtier_adistance_cases[] = {
 	KUNIT_CASE(memtier_adistance_chunk_holder),
 	KUNIT_CASE_PARAM(memtier_adistance_tier, adist_gen_params),
 	KUNIT_CASE_PARAM(memtier_adistance_monotonic, default_gen_params),
+	KUNIT_CASE_PARAM(memtier_adistance_every_chunk, default_gen_params),
+	KUNIT_CASE(memtier_adistance_named_ids),
 	{}
 };
 
