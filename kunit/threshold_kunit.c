@@ -5,6 +5,7 @@
  * two closed loops, and every knob value that used to overflow or stick.
  */
 #include <kunit/test.h>
+#include <linux/bits.h>
 #include <linux/memtier_promote.h>
 
 static void memtier_threshold_defaults(struct kunit *test)
@@ -302,6 +303,30 @@ static void memtier_threshold_huge_period(struct kunit *test)
 }
 
 /* No rate limit: candidates are never too many, the threshold rises. */
+/*
+ * At the largest knob, 4294967295 ms (which 6.12 accepts), a rise near
+ * the top saturates at the knob's value instead of wrapping to a small
+ * threshold: one unit (ref / 8, 536870911 ms) is more than the room
+ * left above the threshold.
+ */
+static void memtier_threshold_rise_saturates(struct kunit *test)
+{
+	const unsigned int ref = 4294967295u, start = 77;
+	struct memtier_threshold th;
+
+	memtier_threshold_reset(&th, start, 0);
+	th.threshold_ms = ref - 5;
+	/* No candidates in a period the limit gives 1000: light, raise. */
+	KUNIT_EXPECT_TRUE(test, memtier_threshold_adjust(&th, start + 1001, 0,
+							 1000, ref, 1000));
+	KUNIT_EXPECT_EQ(test, th.threshold_ms, ref);
+	/* Raised from one unit below the top as well: the top. */
+	th.threshold_ms = ref - 536870911u;
+	KUNIT_EXPECT_TRUE(test, memtier_threshold_adjust(&th, start + 2002, 0,
+							 1000, ref, 1000));
+	KUNIT_EXPECT_EQ(test, th.threshold_ms, ref);
+}
+
 static void memtier_threshold_unlimited_rises(struct kunit *test)
 {
 	struct memtier_threshold th;
@@ -356,6 +381,14 @@ static const struct odd_band_case odd_band_cases[] = {
 	{ 33, 997 },		/* ref 32 */
 	{ 999999, 61 },		/* ref 60999 */
 	{ 7919, 104729 },	/* two primes: ref 829348 */
+#if BITS_PER_LONG == 64
+	/*
+	 * The longest period, and a limit that is not whole pages per ms:
+	 * the remainder's share, 999 * period, needs more than 32 bits.
+	 */
+	{ 1999, 2147483647 },	/* ref 4292819810 */
+	{ 123457, 2147483647 },	/* ref 265121888607 */
+#endif
 };
 
 static void odd_band_case_desc(const struct odd_band_case *c, char *desc)
@@ -473,6 +506,7 @@ static struct kunit_case memtier_threshold_cases[] = {
 	KUNIT_CASE(memtier_threshold_small_knob_moves),
 	KUNIT_CASE(memtier_threshold_huge_period),
 	KUNIT_CASE(memtier_threshold_unlimited_rises),
+	KUNIT_CASE(memtier_threshold_rise_saturates),
 	KUNIT_CASE(memtier_threshold_period_pages_saturate),
 	KUNIT_CASE_PARAM(memtier_threshold_band_odd, odd_band_gen_params),
 	KUNIT_CASE(memtier_threshold_wrap_edges),
