@@ -33,8 +33,6 @@ STOCK_BZIMAGE	:= $(STOCK_BUILD)/arch/x86/boot/bzImage
 # keeps a copy of it here: stock 6.12 for make compare-fast.
 SERIES_STOCK_BZIMAGE := $(MEMTIER_CACHE)/series/stock-bzImage
 COMPARE_REPS	?= 3
-MUTANTS_KSRC	?= $(MEMTIER_CACHE)/mutants/linux-6.12
-MUTANTS_BUILD	?= $(MEMTIER_CACHE)/mutants/build-kunit
 OUT		?= $(REPO)/out
 E2E_MACHINES	?= a b c d k n
 BZIMAGE		:= $(E2E_BUILD)/arch/x86/boot/bzImage
@@ -84,7 +82,7 @@ KUNIT_N6_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_N6_BUILD) \
 BENCH_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_BUILD) memtier_bench
 
 .PHONY: help deps tree kunit kunit-n6 e2e-tree kernel nonuma initramfs \
-	e2e sanitizers mutants run lint coverage patches patches-check bench \
+	e2e san-kernel sanitizers mutants run lint coverage patches patches-check bench \
 	stock-kernel compare compare-fast test
 
 help:
@@ -165,11 +163,13 @@ nonuma: e2e-tree
 
 # The sanitizer kernel, booted as machine s: the KUnit suites, then tier
 # moves and memory hotplug under a workload; any report fails the run.
-sanitizers: e2e-tree
+san-kernel: e2e-tree
 	@$(REPO)/scripts/timed.sh sanitizers-kernel \
 		$(REPO)/scripts/build-kernel.sh $(E2E_KSRC) $(SAN_BUILD) \
 		$(REPO)/kernel-integration/sanitizers.config \
 		>$(SAN_BUILD).log 2>&1 || { tail -40 $(SAN_BUILD).log; exit 1; }
+
+sanitizers: san-kernel
 	@mkdir -p $(OUT)
 	@$(REPO)/kernel-integration/e2e/mkinitramfs.sh $(SAN_INITRAMFS) \
 		$(SAN_BUILD)/mm/memtier/tests/memtier_kunit.ko \
@@ -179,11 +179,13 @@ sanitizers: e2e-tree
 		$(REPO)/kernel-integration/e2e/run-e2e.sh $(SAN_BZIMAGE) \
 		$(SAN_INITRAMFS) $(OUT)/sanitizers check s
 
-# Not in make test: about 20 s a mutant (see docs/mutants.rst).
+# Not in make test (see docs/mutants.rst for how long it takes).  Each
+# mutant is the suites' module with the library compiled in, built
+# against the sanitizer kernel and loaded in it (KASAN, UBSAN).
 # MUTANTS_ARGS=--all runs every mutant, "--only KEY..." the named ones.
-mutants: deps
+mutants: san-kernel
 	@$(REPO)/scripts/timed.sh mutants python3 $(REPO)/scripts/mutants.py \
-		run $(REPO) $(MUTANTS_KSRC) $(MUTANTS_BUILD) $(OUT)/mutants \
+		run $(REPO) $(E2E_KSRC) $(SAN_BUILD) $(OUT)/mutants \
 		$(MUTANTS_ARGS)
 
 # Stock 6.12 and the patched kernel side by side (docs/compare.rst).

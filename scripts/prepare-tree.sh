@@ -1,16 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# usage: prepare-tree.sh REPO KSRC [kunit|series|stock]
+# usage: prepare-tree.sh REPO KSRC series|stock
 #
 # Unpack Debian's linux-source-6.12 once into KSRC (in the cache, never
 # in the checkout) and place the library (src/) and its KUnit suites
 # (kunit/) into it as mm/memtier/ and mm/memtier/tests/.
 #
-#  kunit   (default) the tree of make mutants: only the build glue of
-#          kernel-integration/patches ("mm: build the memory tiering
-#          library") is applied.
-#  series  the tree of make kernel, and of make kunit, lint and
-#          coverage: a git repository (tag "pristine")
+#  series  the tree of make kernel, and of make kunit, lint, coverage,
+#          sanitizers and mutants: a git repository (tag "pristine")
 #          with the whole of kernel-integration/patches applied by
 #          git am, again whenever the series changes.
 #  stock   the tree of make compare's stock kernel: unpacked, untouched.
@@ -18,7 +15,14 @@ set -eu
 
 repo=$1
 ksrc=$2
-mode=${3:-kunit}
+mode=${3:-}
+case $mode in
+series | stock) ;;
+*)
+	echo "usage: prepare-tree.sh REPO KSRC series|stock" >&2
+	exit 2
+	;;
+esac
 tarball=/usr/src/linux-source-6.12.tar.xz
 series=$repo/kernel-integration/patches
 git="git -c user.name=memtier -c user.email=memtier@localhost"
@@ -55,8 +59,6 @@ if [ "$mode" = series ]; then
 			"$series"/*.patch
 		echo "$want" >.memtier-series
 	fi
-elif ! grep -q 'mm/memtier/Kconfig' mm/Kconfig; then
-	patch -p1 -s -i "$(ls "$series"/*-mm-build-the-memory-tiering-library.patch)"
 fi
 
 # mm/memtier/ is a real directory of links, so that a file added to or
