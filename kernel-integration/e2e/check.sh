@@ -1240,7 +1240,10 @@ machine_s() {
 	# 300 while node 1 moves 300 times among the tiers below it, each
 	# move rebuilding every node's targets, and a reader samples node
 	# 0's line all the while: node 1 must be its preferred and allowed
-	# target at every read.
+	# target at every read.  The targets file is read without
+	# memory_tier_lock, as reclaim reads the targets, so a read lands
+	# inside rebuilds (6.12's clear, synchronize_rcu(), rebuild order
+	# fails here).
 	rm -f /tmp/churn-stop
 	( n=0 e=0
 	  while [ ! -e /tmp/churn-stop ]; do
