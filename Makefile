@@ -83,7 +83,7 @@ BENCH_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_BUILD) memtier_bench
 
 .PHONY: help deps tree kunit kunit-n6 e2e-tree kernel nonuma initramfs \
 	e2e san-kernel sanitizers mutants run lint coverage patches patches-check bench \
-	stock-kernel compare compare-fast test
+	stock-kernel compare compare-fast microbench test
 
 help:
 	@echo "make kunit   build the KUnit kernel and run every memtier_ suite in QEMU"
@@ -100,6 +100,7 @@ help:
 	@echo "make patches-check  build every step of that series; KUnit on the library patch"
 	@echo "make compare  stock 6.12 and the patched kernel on one machine, side by side"
 	@echo "make compare-fast  the same, one boot each, stock 6.12 from patches-check"
+	@echo "make microbench  the promotion decision's instructions per hint fault, against 6.12's"
 	@echo "make bench   the promotion benchmark (suite memtier_bench): tables, plot in out/bench"
 	@echo "make test    everything CI runs (the README's test command)"
 	@echo "Cache: MEMTIER_CACHE=$(MEMTIER_CACHE)"
@@ -232,6 +233,14 @@ run: kernel initramfs
 	@$(REPO)/kernel-integration/e2e/run-e2e.sh \
 		$(BZIMAGE) $(INITRAMFS) $(OUT)/run run c
 
+# The decision's cost per hint fault against 6.12's, counted in
+# instructions (scripts/microbench.sh): two boots of the e2e kernel.
+MICROBENCH_BOOTS ?= 2
+microbench: kernel initramfs
+	@$(REPO)/scripts/timed.sh microbench $(REPO)/scripts/microbench.sh \
+		$(REPO) $(BZIMAGE) $(INITRAMFS) $(OUT)/microbench \
+		$(MICROBENCH_BOOTS)
+
 lint: kunit
 	@$(REPO)/scripts/timed.sh lint $(REPO)/scripts/lint.sh \
 		$(REPO) $(KSRC) $(KUNIT_BUILD)
@@ -266,6 +275,6 @@ bench: tree
 # make kunit runs the suites at NODES_SHIFT=10, and make e2e (machine
 # k) as a module of the e2e kernel; make kunit-n6 at 64 nodes, by hand.
 TEST_STAGES = kunit coverage lint e2e sanitizers nonuma patches-check \
-	compare-fast
+	microbench compare-fast
 test: deps
 	@$(REPO)/scripts/run-tests.sh $(REPO) $(OUT)/test $(TEST_STAGES)

@@ -27,7 +27,8 @@
 # repeat.diff: the library with them against the library without them),
 # and each is added, with its message (kmem.msg, repeat.msg), right
 # before the patch that first calls it.  The benchmark
-# (kunit/bench_kunit.c) stays out.
+# (kunit/bench_kunit.c) and the cost microbenchmark (kunit/cost_kunit.c)
+# stay out.
 #
 # The patches that kernel-integration/series/not-posted names are left
 # out of both series: the project's kernel carries them, a series sent
@@ -110,7 +111,7 @@ git -C "$ksrc" worktree add -q --detach "$wt" pristine
 
 hot="free_space ratelimit threshold promote"
 hot_tests="latency_kunit ratelimit_kunit threshold_kunit promote_kunit"
-no_series="bench_kunit"
+no_series="bench_kunit cost_kunit"
 
 # A sched/numa fix that the tiers series needs goes at its head instead:
 # a move across the top-tier boundary, which root can repeat at will,
@@ -197,7 +198,7 @@ library_hot() {
 	for b in $hot; do cp "$repo/src/$b.c" "$wt/mm/memtier/"; done
 	for b in $hot_tests; do cp "$repo/kunit/$b.c" "$wt/mm/memtier/tests/"; done
 	cp "$repo/src/Makefile" "$wt/mm/memtier/Makefile"
-	sed -e 's/ bench_kunit\.o//' "$repo/kunit/Makefile" \
+	sed -e 's/ bench_kunit\.o//' -e 's/ cost_kunit\.o//' "$repo/kunit/Makefile" \
 		>"$wt/mm/memtier/tests/Makefile"
 	cp "$repo/src/include/linux/memtier_promote.h" \
 		"$repo/src/include/linux/memtier_promote_types.h" \
