@@ -15,6 +15,11 @@
  * knob value overflows.  A rate limit of 0 MB/s or a hot threshold of
  * 0 ms promotes nothing but what the free-space bypass lets through
  * (mainline kept an adjusted threshold in force after 0 ms).
+ *
+ * The decision, memtier_promote_decide(), is inline in
+ * <linux/memtier_promote.h>: the fault path calls it on every hint
+ * fault on a lower-tier page.  Here: what tiering mode's switch and the
+ * policy knob need.
  */
 #include <kunit/visibility.h>
 #include <linux/atomic.h>
@@ -38,69 +43,6 @@ void memtier_promote_tiering_enabled(struct memtier_promote_state *state,
 	memtier_threshold_reset(&state->th, now_ms, nr_cand);
 }
 EXPORT_SYMBOL_IF_KUNIT(memtier_promote_tiering_enabled);
-
-/**
- * memtier_promote_decide() - promote the page of this hint fault?
- * @state: the target node's state; updated.
- * @fault: the fault.
- * @tun: the knobs.
- *
- * Context: the NUMA hint fault path; lockless.
- * Return: the reason; memtier_promote_reason_migrates() tells whether
- * it means "promote", memtier_promote_reason_counter() where the
- * caller counts the folio's pages.
- */
-enum memtier_promote_reason
-memtier_promote_decide(struct memtier_promote_state *state,
-		       const struct memtier_hint_fault *fault,
-		       const struct memtier_promote_tunables *tun)
-{
-	unsigned int ref;
-	u64 limit;
-
-	/*
-	 * The caller saw tiering mode on, but the sysctl may have changed
-	 * since: without it, nothing is decided, counted or reset here.
-	 */
-	if (!(fault->mode & NUMA_BALANCING_MEMORY_TIERING))
-		return MEMTIER_PROMOTE_TIERING_OFF;
-	if (fault->target_free_space_enough) {
-		/*
-		 * The workload changed: the threshold learns anew, as in
-		 * mainline, but its period runs on; restarting it at every
-		 * bypass would keep it from ever ending.
-		 */
-		WRITE_ONCE(state->th.threshold_ms, 0);
-		return MEMTIER_PROMOTE_BYPASS;
-	}
-
-	/*
-	 * A threshold of 0 ms finds no page hot, whatever was adjusted
-	 * before (mainline kept an earlier adjusted value in force).
-	 */
-	ref = tun->hot_threshold_ms;
-	if (!ref)
-		return MEMTIER_PROMOTE_COLD;
-	limit = memtier_mbps_to_pages(tun->rate_limit_mbps, tun->page_shift);
-	memtier_threshold_adjust(&state->th, fault->now_ms, fault->nr_cand,
-				 limit, ref, tun->scan_period_max_ms);
-	if (fault->latency_ms >= memtier_threshold_current(&state->th, ref))
-		return MEMTIER_PROMOTE_COLD;
-	/*
-	 * One hot fault may be a single pass over the page: remembered, not
-	 * yet a candidate, so that it does not use up the rate limit.
-	 */
-	if (tun->hot_policy == MEMTIER_HOT_REPEAT && !fault->last_fault_hot)
-		return MEMTIER_PROMOTE_FIRST_HOT;
-
-	/* A hot page counts as a candidate, whether or not it passes. */
-	if (!memtier_ratelimit_allow(&state->rl, fault->now_ms,
-				     fault->nr_cand + fault->nr_pages,
-				     fault->nr_pages, limit))
-		return MEMTIER_PROMOTE_RATELIMITED;
-	return MEMTIER_PROMOTE_HOT;
-}
-EXPORT_SYMBOL_IF_KUNIT(memtier_promote_decide);
 
 static const char * const memtier_hot_policy_names[] = {
 	[MEMTIER_HOT_LATENCY] = "latency",

@@ -61,32 +61,31 @@ static u64 memtier_period_pages(u64 limit_pages, unsigned int period_ms)
 }
 
 /**
- * memtier_threshold_adjust() - adjust once per period
+ * memtier_threshold_end_period() - end a period that has run its length
  * @th: the node's threshold state.
  * @now_ms: the time.
+ * @start: the period's start, as the caller read it.
  * @nr_cand: the node's candidate count now.
  * @limit_pages: the rate limit in pages per second.
- * @ref_ms: the reference threshold, the hot_threshold_ms knob (not 0).
- * @period_ms: the adjustment period (scan_period_max); at most
- *	MEMTIER_THRESHOLD_PERIOD_MAX_MS is used, so that a huge value
- *	still lets a period end.
+ * @ref_ms: the reference threshold (not 0).
+ * @period_ms: the adjustment period, at most
+ *	MEMTIER_THRESHOLD_PERIOD_MAX_MS.
+ *
+ * The rare half of memtier_threshold_adjust(), out of line.
  *
  * Context: any; of concurrent callers one adjusts, the others return.
- * Return: true when this call ended a period and adjusted.
+ * Return: true when this call ended the period and adjusted.
  */
-bool memtier_threshold_adjust(struct memtier_threshold *th,
-			      unsigned int now_ms, unsigned long nr_cand,
-			      u64 limit_pages, unsigned int ref_ms,
-			      unsigned int period_ms)
+bool memtier_threshold_end_period(struct memtier_threshold *th,
+				  unsigned int now_ms, unsigned int start,
+				  unsigned long nr_cand, u64 limit_pages,
+				  unsigned int ref_ms, unsigned int period_ms)
 {
-	unsigned int start = READ_ONCE(th->period_start_ms);
 	unsigned int unit, cur;
 	u64 ref_cand, diff_cand, tenth, high, low;
 	u32 rem;
 
-	period_ms = min(period_ms, MEMTIER_THRESHOLD_PERIOD_MAX_MS);
-	if (now_ms - start <= period_ms ||
-	    !try_cmpxchg(&th->period_start_ms, &start, now_ms))
+	if (!try_cmpxchg(&th->period_start_ms, &start, now_ms))
 		return false;
 
 	ref_cand = memtier_period_pages(limit_pages, period_ms);
@@ -111,4 +110,4 @@ bool memtier_threshold_adjust(struct memtier_threshold *th,
 	WRITE_ONCE(th->threshold_ms, cur);
 	return true;
 }
-EXPORT_SYMBOL_IF_KUNIT(memtier_threshold_adjust);
+EXPORT_SYMBOL_IF_KUNIT(memtier_threshold_end_period);

@@ -20,6 +20,7 @@
 #include <linux/limits.h>
 #include <linux/memtier_promote_types.h>
 #include <linux/minmax.h>
+#include <linux/sched/sysctl.h>
 #include <linux/types.h>
 
 /* Mainline's defaults. */
@@ -281,10 +282,42 @@ memtier_threshold_current(const struct memtier_threshold *th,
 
 void memtier_threshold_reset(struct memtier_threshold *th,
 			     unsigned int now_ms, unsigned long nr_cand);
-bool memtier_threshold_adjust(struct memtier_threshold *th,
-			      unsigned int now_ms, unsigned long nr_cand,
-			      u64 limit_pages, unsigned int ref_ms,
-			      unsigned int period_ms);
+bool memtier_threshold_end_period(struct memtier_threshold *th,
+				  unsigned int now_ms, unsigned int start,
+				  unsigned long nr_cand, u64 limit_pages,
+				  unsigned int ref_ms, unsigned int period_ms);
+
+/**
+ * memtier_threshold_adjust() - adjust once per period
+ * @th: the node's threshold state.
+ * @now_ms: the time.
+ * @nr_cand: the node's candidate count now.
+ * @limit_pages: the rate limit in pages per second.
+ * @ref_ms: the reference threshold, the hot_threshold_ms knob (not 0).
+ * @period_ms: the adjustment period (scan_period_max); at most
+ *	MEMTIER_THRESHOLD_PERIOD_MAX_MS is used, so that a huge value
+ *	still lets a period end.
+ *
+ * Inline, as every hint fault asks; a period ends out of line.
+ *
+ * Context: any; of concurrent callers one adjusts, the others return.
+ * Return: true when this call ended a period and adjusted.
+ */
+static inline bool memtier_threshold_adjust(struct memtier_threshold *th,
+					    unsigned int now_ms,
+					    unsigned long nr_cand,
+					    u64 limit_pages,
+					    unsigned int ref_ms,
+					    unsigned int period_ms)
+{
+	unsigned int start = READ_ONCE(th->period_start_ms);
+
+	period_ms = min(period_ms, MEMTIER_THRESHOLD_PERIOD_MAX_MS);
+	if (now_ms - start <= period_ms)
+		return false;
+	return memtier_threshold_end_period(th, now_ms, start, nr_cand,
+					    limit_pages, ref_ms, period_ms);
+}
 
 /* ---------------------------------------------------------------------
  * The decision for one hint fault (promote.c)
@@ -392,10 +425,71 @@ struct memtier_hint_fault {
 
 void memtier_promote_tiering_enabled(struct memtier_promote_state *state,
 				     unsigned int now_ms, unsigned long nr_cand);
-enum memtier_promote_reason
+
+/**
+ * memtier_promote_decide() - promote the page of this hint fault?
+ * @state: the target node's state; updated.
+ * @fault: the fault.
+ * @tun: the knobs.
+ *
+ * Inline, so that the fault path's knobs and fault stay in registers.
+ *
+ * Context: the NUMA hint fault path; lockless.
+ * Return: the reason; memtier_promote_reason_migrates() tells whether
+ * it means "promote", memtier_promote_reason_counter() where the
+ * caller counts the folio's pages.
+ */
+static inline enum memtier_promote_reason
 memtier_promote_decide(struct memtier_promote_state *state,
 		       const struct memtier_hint_fault *fault,
-		       const struct memtier_promote_tunables *tun);
+		       const struct memtier_promote_tunables *tun)
+{
+	unsigned int ref;
+	u64 limit;
+
+	/*
+	 * The caller saw tiering mode on, but the sysctl may have changed
+	 * since: without it, nothing is decided, counted or reset here.
+	 */
+	if (!(fault->mode & NUMA_BALANCING_MEMORY_TIERING))
+		return MEMTIER_PROMOTE_TIERING_OFF;
+	if (fault->target_free_space_enough) {
+		/*
+		 * The workload changed: the threshold learns anew, as in
+		 * mainline, but its period runs on; restarting it at every
+		 * bypass would keep it from ever ending.
+		 */
+		WRITE_ONCE(state->th.threshold_ms, 0);
+		return MEMTIER_PROMOTE_BYPASS;
+	}
+
+	/*
+	 * A threshold of 0 ms finds no page hot, whatever was adjusted
+	 * before (mainline kept an earlier adjusted value in force).
+	 */
+	ref = tun->hot_threshold_ms;
+	if (!ref)
+		return MEMTIER_PROMOTE_COLD;
+	limit = memtier_mbps_to_pages(tun->rate_limit_mbps, tun->page_shift);
+	memtier_threshold_adjust(&state->th, fault->now_ms, fault->nr_cand,
+				 limit, ref, tun->scan_period_max_ms);
+	if (fault->latency_ms >= memtier_threshold_current(&state->th, ref))
+		return MEMTIER_PROMOTE_COLD;
+	/*
+	 * One hot fault may be a single pass over the page: remembered, not
+	 * yet a candidate, so that it does not use up the rate limit.
+	 */
+	if (tun->hot_policy == MEMTIER_HOT_REPEAT && !fault->last_fault_hot)
+		return MEMTIER_PROMOTE_FIRST_HOT;
+
+	/* A hot page counts as a candidate, whether or not it passes. */
+	if (!memtier_ratelimit_allow(&state->rl, fault->now_ms,
+				     fault->nr_cand + fault->nr_pages,
+				     fault->nr_pages, limit))
+		return MEMTIER_PROMOTE_RATELIMITED;
+	return MEMTIER_PROMOTE_HOT;
+}
+
 int memtier_hot_policy_parse(const char *buf);
 const char *memtier_hot_policy_name(unsigned int policy);
 
