@@ -104,9 +104,15 @@ static unsigned long cost_node_page_state(atomic_long_t *counter)
 	return x < 0 ? 0 : x;
 }
 
-/* --- 6.12, kernel/sched/fair.c, with pgdat and the folio replaced --- */
+/*
+ * --- 6.12, kernel/sched/fair.c, with pgdat and the folio replaced ---
+ *
+ * Each helper is called once in fair.c, so the compiler inlines it into
+ * should_numa_migrate_memory(); here two deciders call them, hence
+ * __always_inline, so that 6.12's copy is compiled as fair.c is.
+ */
 
-static int ref_hint_fault_latency(unsigned int *field)
+static __always_inline int ref_hint_fault_latency(unsigned int *field)
 {
 	int last_time, time;
 
@@ -143,8 +149,9 @@ static __always_inline bool ref_rate_limit(struct cost_node *pgdat,
 
 #define REF_ADJUST_STEPS	16
 
-static void ref_adjust_threshold(struct cost_node *pgdat,
-				 unsigned long rate_limit, unsigned int ref_th)
+static __always_inline void ref_adjust_threshold(struct cost_node *pgdat,
+						 unsigned long rate_limit,
+						 unsigned int ref_th)
 {
 	unsigned int now, start, th_period, unit_th, th;
 	unsigned long nr_cand, ref_cand, diff_cand;

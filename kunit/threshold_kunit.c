@@ -59,6 +59,49 @@ static void memtier_threshold_current_clamped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memtier_threshold_current(&th, 10000), 1250u);
 }
 
+/*
+ * The threshold in force for a learnt value on each side of each bound,
+ * for references where the unit's floor of 1 ms and the maximum's
+ * saturation apply, against the rule written out: at least
+ * max(floor(ref / 8), 1), at most min(2 * ref, 2^32 - 1).
+ */
+static void memtier_threshold_current_edges(struct kunit *test)
+{
+	static const unsigned int refs[] = {
+		1, 7, 8, 9, 15, 17, 1000, 1003, 0x7fffffff, 0x80000000,
+		0x80000001, 0xfffffffe, U32_MAX,
+	};
+	struct memtier_threshold th = {};
+	unsigned int i, j, ref, lo, hi;
+	u64 cands[10];
+
+	for (i = 0; i < ARRAY_SIZE(refs); i++) {
+		ref = refs[i];
+		lo = max(ref / 8, 1u);
+		hi = min_t(u64, 2ull * ref, U32_MAX);
+		cands[0] = 1;
+		cands[1] = lo - 1;
+		cands[2] = lo;
+		cands[3] = lo + 1ull;
+		cands[4] = ref;
+		cands[5] = hi - 1ull;
+		cands[6] = hi;
+		cands[7] = hi + 1ull;
+		cands[8] = 2ull * ref + 1;
+		cands[9] = U32_MAX;
+		for (j = 0; j < ARRAY_SIZE(cands); j++) {
+			/* Values 0 (none learnt) and above 32 bits: not a case. */
+			if (!cands[j] || cands[j] > U32_MAX)
+				continue;
+			th.threshold_ms = cands[j];
+			KUNIT_EXPECT_EQ_MSG(test, memtier_threshold_current(&th, ref),
+					    cands[j] < lo ? lo :
+					    cands[j] > hi ? hi : (unsigned int)cands[j],
+					    "ref %u learnt %llu", ref, cands[j]);
+		}
+	}
+}
+
 /* 1000 candidate pages per 1000 ms period: the band is [900, 1100]. */
 #define BAND_LIMIT	1000
 #define BAND_PERIOD	1000
@@ -497,6 +540,7 @@ static struct kunit_case memtier_threshold_cases[] = {
 	KUNIT_CASE(memtier_threshold_defaults),
 	KUNIT_CASE_PARAM(memtier_threshold_unit_and_bounds, unit_gen_params),
 	KUNIT_CASE(memtier_threshold_current_clamped),
+	KUNIT_CASE(memtier_threshold_current_edges),
 	KUNIT_CASE_PARAM(memtier_threshold_band, band_gen_params),
 	KUNIT_CASE(memtier_threshold_period_edge),
 	KUNIT_CASE(memtier_threshold_clock_wraps),
