@@ -223,9 +223,54 @@ static inline u64 memtier_mbps_to_pages(unsigned int mbps,
 	return (u64)mbps << 20 >> page_shift;
 }
 
-bool memtier_ratelimit_allow(struct memtier_ratelimit *rl,
-			     unsigned int now_ms, unsigned long nr_cand,
-			     unsigned long nr, u64 limit_pages);
+bool memtier_ratelimit_open_window(struct memtier_ratelimit *rl,
+				   unsigned int now_ms, unsigned int start,
+				   unsigned long nr_cand, unsigned long nr);
+
+/**
+ * memtier_ratelimit_allow() - may these candidates be promoted now?
+ * @rl: the target node's window.
+ * @now_ms: the time of the fault.
+ * @nr_cand: the node's candidate count, @nr included.
+ * @nr: the candidate pages of this fault.
+ * @limit_pages: pages per window, from memtier_mbps_to_pages().
+ *
+ * A window is MEMTIER_RATELIMIT_WINDOW_MS long; the first call at least
+ * that long after the window began starts a new one.  Clock wrap is
+ * harmless: only differences of times are used.  Inline, as every hot
+ * hint fault asks; a window opens out of line.
+ *
+ * Context: any; concurrent callers for one node are safe.
+ * Return: true for the candidate that starts a window, and while the
+ * window's candidates, @nr included, are at most @limit_pages; false
+ * always for a limit of 0.
+ */
+static inline bool memtier_ratelimit_allow(struct memtier_ratelimit *rl,
+					   unsigned int now_ms,
+					   unsigned long nr_cand,
+					   unsigned long nr, u64 limit_pages)
+{
+	unsigned int start = READ_ONCE(rl->window_start_ms);
+	unsigned long in_window;
+
+	/*
+	 * As mainline, 0 lets nothing through: not even a fault that read
+	 * its count before another moved the window past it.
+	 */
+	if (!limit_pages)
+		return false;
+	if (now_ms - start >= MEMTIER_RATELIMIT_WINDOW_MS &&
+	    memtier_ratelimit_open_window(rl, now_ms, start, nr_cand, nr))
+		return true;
+
+	/*
+	 * The count may lag behind the window's base (a vmstat counter read
+	 * without the CPUs' pending deltas): at or below the base, the
+	 * candidate is one of the window's first, not 2^64 pages past it.
+	 */
+	in_window = nr_cand - READ_ONCE(rl->window_start_cand);
+	return (long)in_window <= 0 || in_window <= limit_pages;
+}
 
 /* ---------------------------------------------------------------------
  * Hot threshold auto-adjustment (threshold.c)
