@@ -35,7 +35,7 @@ gate() {
 }
 
 cd "$repo" || exit 1
-sources="src/*.c src/*.h src/include/linux/*.h"
+sources="src/*.c src/*.h src/include/linux/*.h src/include/trace/events/*.h"
 perl "$ksrc/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
 	-f $sources kunit/*.c kunit/*.h 2>&1 |
 	grep -E 'ERROR|WARNING|CHECK' >"$tmp/checkpatch"
@@ -64,8 +64,10 @@ gate "mm's tier internals stay out of include/linux/" "$tmp/public"
 # The library pieces make-patches.sh holds back for their first users
 # (kernel-integration/series/*.diff) must still come off the library as
 # it is: a change to their lines in src/ or kunit/ needs a new delta.
-mkdir -p "$tmp/lib/include/linux" "$tmp/lib/mm/memtier/tests"
+mkdir -p "$tmp/lib/include/linux" "$tmp/lib/include/trace/events" \
+	"$tmp/lib/mm/memtier/tests"
 cp src/include/linux/*.h "$tmp/lib/include/linux/"
+cp src/include/trace/events/*.h "$tmp/lib/include/trace/events/"
 cp src/*.c src/*.h "$tmp/lib/mm/memtier/"
 cp kunit/*.c kunit/*.h "$tmp/lib/mm/memtier/tests/"
 sed -e 's/ bench_kunit\.o//' kunit/Makefile >"$tmp/lib/mm/memtier/tests/Makefile"

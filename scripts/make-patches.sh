@@ -48,8 +48,8 @@
 #
 # Prints each patch's subject and its glue lines: lines changed outside
 # Documentation/, MAINTAINERS and the library's own files (mm/memtier/,
-# include/linux/memtier*.h), and writes them to OUTDIR/glue ("N
-# series/nnnn" a line) for patches-check.  A backport's lines are
+# include/linux/memtier*.h, include/trace/events/memtier.h), and writes
+# them to OUTDIR/glue ("N series/nnnn" a line) for patches-check.  A backport's lines are
 # printed apart: they are upstream's, not this series' own.
 set -eu
 repo=$1
@@ -203,12 +203,15 @@ library_hot() {
 	cp "$repo/src/include/linux/memtier_promote.h" \
 		"$repo/src/include/linux/memtier_promote_types.h" \
 		"$wt/include/linux/"
-	sed -i "/^MEMORY TIERING CORE (MEMTIER)\$/,/^\$/ s|^F:\tinclude/linux/memtier.h\$|&\nF:\tinclude/linux/memtier_promote*.h|" \
+	cp "$repo/src/include/trace/events/memtier.h" \
+		"$wt/include/trace/events/"
+	sed -i "/^MEMORY TIERING CORE (MEMTIER)\$/,/^\$/ s|^F:\tinclude/linux/memtier.h\$|&\nF:\tinclude/linux/memtier_promote*.h\nF:\tinclude/trace/events/memtier.h|" \
 		"$wt/MAINTAINERS"
 	# Held back until NUMA balancing offers the repeat policy.
 	(cd "$wt" && git apply -R "$msgs/repeat.diff")
 	$git add -f -A mm/memtier include/linux/memtier_promote.h \
-		include/linux/memtier_promote_types.h MAINTAINERS
+		include/linux/memtier_promote_types.h \
+		include/trace/events/memtier.h MAINTAINERS
 	$git commit -q -s -F "$msgs/hotpage.msg"
 }
 
@@ -290,7 +293,8 @@ glue_lines() {
 			f = $3; sub(/^a\//, "", f)
 			glue = !(f ~ /^Documentation\// || f == "MAINTAINERS" ||
 				 f ~ /^mm\/memtier\// ||
-				 f ~ /^include\/linux\/memtier[^\/]*\.h$/)
+				 f ~ /^include\/linux\/memtier[^\/]*\.h$/ ||
+				 f == "include/trace/events/memtier.h")
 			next }
 		/^(\+\+\+|---) / { next }
 		/^-- $/ { exit }

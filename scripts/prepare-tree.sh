@@ -70,12 +70,13 @@ for f in "$repo"/src/* "$repo"/src/.kunitconfig; do
 	[ "$f" = "$repo/src/include" ] || ln -s "$f" "$dir/"
 done
 ln -s "$repo/kunit" "$dir/tests"
-# The public headers: include/linux/memtier*.h, copied, and only when
-# their text changed.  Nearly every object includes
-# memtier_promote_types.h (through mmzone.h): a link would give it the checkout's time, and a
+# The public headers, include/linux/memtier*.h and the trace events'
+# include/trace/events/memtier.h: copied, and only when their text
+# changed.  Nearly every object includes memtier_promote_types.h
+# (through mmzone.h): a link would give it the checkout's time, and a
 # new checkout would make Kbuild compile every object again.
-for f in "$repo"/src/include/linux/*.h; do
-	dst=include/linux/$(basename "$f")
+for f in "$repo"/src/include/linux/*.h "$repo"/src/include/trace/events/*.h; do
+	dst=${f#"$repo"/src/}
 	[ ! -L "$dst" ] || rm -f "$dst"
 	cmp -s "$f" "$dst" || cp "$f" "$dst"
 done

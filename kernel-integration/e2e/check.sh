@@ -117,6 +117,31 @@ demote() {
 }
 
 # Tiering mode on, scanning soon and often: TCG is slow.
+# The decision's trace event, counted by reason and by limit_pages
+# with histogram triggers between trace_reasons_start and _end;
+# reason_pages NAME: the pages of NAME's decisions.
+EVENT=/sys/kernel/tracing/events/memtier/memtier_promote_decision
+BY_REASON='hist:keys=reason:vals=hitcount,nr_pages'
+BY_LIMIT='hist:keys=limit_pages:vals=hitcount'
+trace_reasons_start() {
+	[ -d /sys/kernel/tracing/events ] ||
+		mount -t tracefs tracefs /sys/kernel/tracing
+	echo "$BY_REASON" >"$EVENT/trigger"
+	echo "$BY_LIMIT" >"$EVENT/trigger"
+}
+trace_reasons_end() {
+	cat "$EVENT/hist" >/tmp/trace.hist
+	echo "!$BY_REASON" >"$EVENT/trigger"
+	echo "!$BY_LIMIT" >"$EVENT/trigger"
+	grep '^{ ' /tmp/trace.hist
+}
+# The hist file shows a reason as its number; the format maps names.
+reason_pages() {
+	awk -v r="$(grep -o "{ [0-9]*, \"$1\" }" "$EVENT/format" | tr -d '{},"' |
+		awk '{ print $1 }')" \
+		'$1 == "{" && $2 == "reason:" && $3 == r "" { n = $8 }
+		 END { print n + 0 }' /tmp/trace.hist
+}
 tiering_on() {
 	echo 0 >"$DBG/sched/numa_balancing/scan_delay_ms"
 	echo 100 >"$DBG/sched/numa_balancing/scan_period_min_ms"
@@ -386,11 +411,27 @@ machine_a() {
 	# T seconds, set-up and final read included, meets at most
 	# floor(T) + 2 of them; and at least one window's worth passes.
 	echo 1 >/proc/sys/kernel/numa_balancing_promote_rate_limit_MBps
+	trace_reasons_start
+	c0=$(vmstat pgpromote_candidate)
 	p0=$(vmstat pgpromote_success)
 	u0=$(cut -d' ' -f1 /proc/uptime)
 	/tierwork promote 16 1 "$slow" 0 6 >/tmp/ratelimit.out
 	u1=$(cut -d' ' -f1 /proc/uptime)
 	p1=$(vmstat pgpromote_success)
+	c1=$(vmstat pgpromote_candidate)
+	trace_reasons_end
+	# The decision's trace event: the pages of its hot and rate-limited
+	# decisions are the candidates vmstat counted, and every decision
+	# saw the limit of 1 MB/s, 256 pages.
+	hot=$(reason_pages hot)
+	limited=$(reason_pages ratelimited)
+	check "trace event: hot + ratelimited pages ($hot + $limited) = pgpromote_candidate's rise ($((c1 - c0)))" \
+		test $((hot + limited)) -eq $((c1 - c0))
+	check "trace event: hot and ratelimited decisions both seen" \
+		test "$hot" -gt 0 -a "$limited" -gt 0
+	check "trace event: every decision's limit_pages is 256" \
+		test "$(grep -c '^{ limit_pages: *256 }' /tmp/trace.hist)" -eq 1 \
+		-a "$(grep -c '^{ limit_pages:' /tmp/trace.hist)" -eq 1
 	windows=$(awk -v a="$u0" -v b="$u1" 'BEGIN { print int(b - a + 0.01) + 2 }')
 	echo "rate-limited: promoted $((p1 - p0)) pages in $u0-$u1 s of uptime"
 	check "rate limit caps promotion (<= $windows windows x 256 pages)" \
