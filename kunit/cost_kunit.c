@@ -7,14 +7,16 @@
  * should_numa_migrate_memory() (kernel/sched/fair.c: the latency from
  * the access time, numa_promotion_adjust_threshold() and
  * numa_promotion_rate_limit()), kept here apart from the library, and
- * the library's decision as the fault path calls it
- * (numa_tiering_promote(): the access field read, memtier_promote_decide(),
- * the field written back, the candidate counted) run the same stream of
- * hint faults on one target node.  What the kernel does around them the
- * same way in both (the free-space check, jiffies_to_msecs(), the
- * exchange of the folio's field, the vmstat counter) is done here by
- * the same functions on both sides, so that the difference is the
- * decision's.
+ * the library's decision as the fault path calls it run the same stream
+ * of hint faults on one target node.  The library's fault path comes
+ * twice: as the posted series has it (numa_tiering_promote(): 6.12's
+ * latency, memtier_promote_decide(), the candidate counted), and as the
+ * kernel with the %MEMTIER_HOT_REPEAT policy has it, where the access
+ * field is read, decoded and written back with the fault's hot bit.
+ * What the kernel does around them the same way in both (the free-space
+ * check, jiffies_to_msecs(), the exchange of the folio's field, the
+ * vmstat counter) is done here by the same functions on both sides, so
+ * that the difference is the decision's.
  *
  * memtier_cost_same_decisions checks that both decide alike, so that
  * the timing compares equal work: the same adjusted threshold and the
@@ -214,10 +216,59 @@ static noinline bool ref_fault_at_1000ms(struct cost_node *pgdat,
 	return ref_decide(pgdat, field, nr_pages, true);
 }
 
-/* --- the library, as numa_tiering_promote() calls it --- */
+/* --- the library, as the posted numa_tiering_promote() calls it --- */
+
+/*
+ * The posted fault path converts the time once and reads the knobs after
+ * the free-space test (numa_tiering_decide()), as 6.12 does.
+ */
+/* The knobs, read once the free-space test is behind. */
+static __always_inline enum memtier_promote_reason
+lib_decide_knobs(struct cost_node *node, const struct memtier_hint_fault *fault)
+{
+	/* The posted series has no policy knob: mainline's rule. */
+	const struct memtier_promote_tunables tun = {
+		.hot_threshold_ms = cost_hot_threshold,
+		.rate_limit_mbps = cost_rate_limit_mbps,
+		.scan_period_max_ms = cost_scan_period_max,
+		.page_shift = PAGE_SHIFT,
+	};
+
+	return memtier_promote_decide(&node->state, fault, &tun);
+}
 
 static __always_inline enum memtier_promote_reason
 lib_decide(struct cost_node *node, unsigned int *field, int nr_pages)
+{
+	struct memtier_hint_fault fault = {
+		.mode = cost_mode,
+		.nr_pages = nr_pages,
+	};
+	enum memtier_promote_reason reason;
+	enum memtier_promote_counter counter;
+	unsigned int last;
+
+	fault.target_free_space_enough = cost_free_space_enough(node);
+	fault.now_ms = jiffies_to_msecs(READ_ONCE(cost_jiffies));
+	if (!fault.target_free_space_enough) {
+		last = xchg(field, fault.now_ms & COST_REF_TIME_MASK);
+		fault.latency_ms = (fault.now_ms - last) & COST_REF_TIME_MASK;
+		fault.nr_cand = cost_node_page_state(&node->cand);
+	}
+	reason = lib_decide_knobs(node, &fault);
+	counter = memtier_promote_reason_counter(reason);
+	if (counter == MEMTIER_PROMOTE_COUNT_CANDIDATE)
+		atomic_long_add(nr_pages, &node->cand);
+	else if (counter == MEMTIER_PROMOTE_COUNT_CANDIDATE_NRL)
+		atomic_long_add(nr_pages, &node->cand_nrl);
+	return reason;
+}
+
+/* --- the library with the repeat policy's fault path --- */
+
+static __always_inline enum memtier_promote_reason
+lib_repeat_decide_knobs(struct cost_node *node,
+			const struct memtier_hint_fault *fault)
 {
 	const struct memtier_promote_tunables tun = {
 		.hot_threshold_ms = cost_hot_threshold,
@@ -226,9 +277,15 @@ lib_decide(struct cost_node *node, unsigned int *field, int nr_pages)
 		.page_shift = PAGE_SHIFT,
 		.hot_policy = READ_ONCE(cost_hot_policy),
 	};
+
+	return memtier_promote_decide(&node->state, fault, &tun);
+}
+
+static __always_inline enum memtier_promote_reason
+lib_repeat_decide(struct cost_node *node, unsigned int *field, int nr_pages)
+{
 	struct memtier_hint_fault fault = {
 		.mode = cost_mode,
-		.now_ms = jiffies_to_msecs(READ_ONCE(cost_jiffies)),
 		.nr_pages = nr_pages,
 	};
 	const unsigned int bits = COST_FIELD_BITS;
@@ -237,13 +294,14 @@ lib_decide(struct cost_node *node, unsigned int *field, int nr_pages)
 	enum memtier_promote_counter counter;
 
 	fault.target_free_space_enough = cost_free_space_enough(node);
+	fault.now_ms = jiffies_to_msecs(READ_ONCE(cost_jiffies));
 	if (!fault.target_free_space_enough) {
 		fault.latency_ms = memtier_access_field_latency(fault.now_ms,
 								last, bits);
 		fault.last_fault_hot = memtier_access_field_hot(last, bits);
 		fault.nr_cand = cost_node_page_state(&node->cand);
 	}
-	reason = memtier_promote_decide(&node->state, &fault, &tun);
+	reason = lib_repeat_decide_knobs(node, &fault);
 	last = memtier_access_field_fault(fault.now_ms, bits,
 					  memtier_promote_reason_hot(reason));
 	xchg(field, last);
@@ -261,12 +319,25 @@ lib_fault(struct cost_node *node, unsigned int *field, int nr_pages)
 	return lib_decide(node, field, nr_pages);
 }
 
+static noinline enum memtier_promote_reason
+lib_repeat_fault(struct cost_node *node, unsigned int *field, int nr_pages)
+{
+	return lib_repeat_decide(node, field, nr_pages);
+}
+
 /* What the fault path returns, for the timing. */
 static noinline bool lib_fault_bool(struct cost_node *node,
 				    unsigned int *field, int nr_pages)
 {
 	return memtier_promote_reason_migrates(lib_decide(node, field,
 							  nr_pages));
+}
+
+static noinline bool lib_repeat_fault_bool(struct cost_node *node,
+					   unsigned int *field, int nr_pages)
+{
+	return memtier_promote_reason_migrates(lib_repeat_decide(node, field,
+								 nr_pages));
 }
 
 /* The driver's own cost, subtracted from both. */
@@ -290,8 +361,14 @@ struct cost_fault {
 	bool free;
 };
 
-/* The deciders: 6.12, 6.12 with the library's windows, the library. */
-enum cost_side { COST_612, COST_612_AT_1000MS, COST_LIB, NR_COST_SIDES };
+/*
+ * The deciders: 6.12, 6.12 with the library's windows, the library as
+ * posted, the library with the repeat policy's access field.
+ */
+enum cost_side {
+	COST_612, COST_612_AT_1000MS, COST_LIB, COST_LIB_REPEAT,
+	NR_COST_SIDES
+};
 
 /**
  * struct cost_stream - the faults, and each decider's pages and node
@@ -344,7 +421,7 @@ static void cost_stream_reset(struct cost_stream *s, enum cost_side side)
 	unsigned int i;
 
 	for (i = 0; i < COST_FAULTS; i++)
-		s->field[side][i] = side == COST_LIB ?
+		s->field[side][i] = side == COST_LIB_REPEAT ?
 			memtier_access_field_scan(~0u, s->f[i].scan_ms,
 						  COST_FIELD_BITS) :
 			s->f[i].scan_ms & COST_REF_TIME_MASK;
@@ -372,22 +449,30 @@ static void memtier_cost_same_decisions(struct kunit *test)
 	struct cost_node *ref = &s->node[COST_612];
 	struct cost_node *ref_at = &s->node[COST_612_AT_1000MS];
 	struct cost_node *lib = &s->node[COST_LIB];
+	struct cost_node *rep = &s->node[COST_LIB_REPEAT];
 	unsigned int promoted[NR_COST_SIDES] = {}, apart = 0;
 	unsigned int bypass = 0, cold = 0, limited = 0, adjusted = 0;
 	unsigned int i, last_th = 0;
-	enum memtier_promote_reason r;
+	enum memtier_promote_reason r, r_rep;
 	bool ref_p, ref_at_p, lib_p;
 
 	cost_stream_reset(s, COST_612);
 	cost_stream_reset(s, COST_612_AT_1000MS);
 	cost_stream_reset(s, COST_LIB);
+	cost_stream_reset(s, COST_LIB_REPEAT);
 	for (i = 0; i < COST_FAULTS; i++) {
 		cost_set_fault(&s->f[i]);
 		ref_p = ref_fault(ref, &s->field[COST_612][i], 1);
 		ref_at_p = ref_fault_at_1000ms(ref_at,
 					       &s->field[COST_612_AT_1000MS][i], 1);
 		r = lib_fault(lib, &s->field[COST_LIB][i], 1);
+		r_rep = lib_repeat_fault(rep, &s->field[COST_LIB_REPEAT][i], 1);
 		lib_p = memtier_promote_reason_migrates(r);
+		/* The repeat policy's field changes nothing under latency. */
+		KUNIT_ASSERT_EQ_MSG(test, r_rep, r, "fault %u: reason", i);
+		KUNIT_ASSERT_EQ_MSG(test, atomic_long_read(&rep->cand),
+				    atomic_long_read(&lib->cand),
+				    "fault %u: candidates (repeat's field)", i);
 		KUNIT_ASSERT_EQ_MSG(test, atomic_long_read(&lib->cand),
 				    atomic_long_read(&ref->cand),
 				    "fault %u: candidates", i);
@@ -396,14 +481,17 @@ static void memtier_cost_same_decisions(struct kunit *test)
 		KUNIT_ASSERT_EQ_MSG(test, lib_p, ref_at_p,
 				    "fault %u: promoted (reason %d)", i, r);
 		/*
-		 * Both left the fault's time in the page, but where the page
+		 * All left the fault's time in the page, but where the page
 		 * moves for free space: 6.12 leaves the scan's time there.
 		 */
-		if (r != MEMTIER_PROMOTE_BYPASS)
+		if (r != MEMTIER_PROMOTE_BYPASS) {
 			KUNIT_ASSERT_EQ_MSG(test,
-					    memtier_access_field_time(s->field[COST_LIB][i],
+					    memtier_access_field_time(s->field[COST_LIB_REPEAT][i],
 								      COST_FIELD_BITS),
 					    s->field[COST_612][i], "fault %u: field", i);
+			KUNIT_ASSERT_EQ_MSG(test, s->field[COST_LIB][i],
+					    s->field[COST_612][i], "fault %u: field", i);
+		}
 		promoted[COST_612] += ref_p;
 		promoted[COST_612_AT_1000MS] += ref_at_p;
 		promoted[COST_LIB] += lib_p;
@@ -459,21 +547,26 @@ static u64 cost_hundredths(u64 num, u64 den)
 static void memtier_cost_per_fault(struct kunit *test)
 {
 	struct cost_stream *s = cost_stream_new(test);
-	u64 ref = U64_MAX, lib = U64_MAX, loop = U64_MAX;
+	u64 ref = U64_MAX, lib = U64_MAX, rep = U64_MAX, loop = U64_MAX;
 	unsigned int round;
 
 	for (round = 0; round < COST_ROUNDS; round++) {
 		loop = min(loop, cost_time(s, empty_fault, COST_612));
 		ref = min(ref, cost_time(s, ref_fault, COST_612));
 		lib = min(lib, cost_time(s, lib_fault_bool, COST_LIB));
+		rep = min(rep, cost_time(s, lib_repeat_fault_bool,
+					 COST_LIB_REPEAT));
 	}
 	KUNIT_ASSERT_GT(test, ref, loop);
 	KUNIT_ASSERT_GT(test, lib, loop);
-	kunit_info(test, "cost: ns per fault x100: 6.12 %llu library %llu loop %llu ratio x100 %llu\n",
+	KUNIT_ASSERT_GT(test, rep, loop);
+	kunit_info(test, "cost: ns per fault x100: 6.12 %llu library %llu loop %llu ratio x100 %llu repeat %llu ratio x100 %llu\n",
 		   cost_hundredths(ref - loop, COST_FAULTS),
 		   cost_hundredths(lib - loop, COST_FAULTS),
 		   cost_hundredths(loop, COST_FAULTS),
-		   cost_hundredths(lib - loop, ref - loop));
+		   cost_hundredths(lib - loop, ref - loop),
+		   cost_hundredths(rep - loop, COST_FAULTS),
+		   cost_hundredths(rep - loop, ref - loop));
 }
 
 static struct kunit_case memtier_cost_cases[] = {
