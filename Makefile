@@ -32,7 +32,7 @@ STOCK_BZIMAGE	:= $(STOCK_BUILD)/arch/x86/boot/bzImage
 # patches-check builds pristine 6.12 with the e2e configuration first and
 # keeps a copy of it here: stock 6.12 for make compare-fast.
 SERIES_STOCK_BZIMAGE := $(MEMTIER_CACHE)/series/stock-bzImage
-COMPARE_REPS	?= 3
+COMPARE_REPS	?= 5
 OUT		?= $(REPO)/out
 E2E_MACHINES	?= a b c d k n
 BZIMAGE		:= $(E2E_BUILD)/arch/x86/boot/bzImage
@@ -83,7 +83,7 @@ BENCH_CMD = $(KUNIT_RUN) --build_dir=$(KUNIT_BUILD) memtier_bench
 
 .PHONY: help deps tree kunit kunit-n6 e2e-tree kernel nonuma initramfs \
 	e2e san-kernel sanitizers mutants run lint coverage patches patches-check bench \
-	stock-kernel compare compare-fast microbench test
+	stock-kernel compare compare-fast seed-experiment microbench test
 
 help:
 	@echo "make kunit   build the KUnit kernel and run every memtier_ suite in QEMU"
@@ -100,6 +100,7 @@ help:
 	@echo "make patches-check  build every step of that series; KUnit on the library patch"
 	@echo "make compare  stock 6.12 and the patched kernel on one machine, side by side"
 	@echo "make compare-fast  the same, one boot each, stock 6.12 from patches-check"
+	@echo "make seed-experiment  seed 001's pmbench run booted: each kernel and policy, rate limit binding or not"
 	@echo "make microbench  the promotion decision's instructions per hint fault, against 6.12's"
 	@echo "make bench   the promotion benchmark (suite memtier_bench): tables, plot in out/bench"
 	@echo "make test    everything CI runs (the README's test command)"
@@ -189,8 +190,20 @@ mutants: san-kernel
 		run $(REPO) $(E2E_KSRC) $(SAN_BUILD) $(OUT)/mutants \
 		$(MUTANTS_ARGS)
 
+# Stock 6.12 for make compare, compare-fast and seed-experiment: the
+# pristine kernel make patches-check built (the same tree and
+# configuration as make stock-kernel's), or make stock-kernel's when
+# patches-check has not run.  Sets $$stock in the recipe's shell.
+PICK_STOCK = if [ -f $(SERIES_STOCK_BZIMAGE) ]; then \
+		stock=$(SERIES_STOCK_BZIMAGE); \
+	else \
+		$(MAKE) --no-print-directory stock-kernel || exit 1; \
+		stock=$(STOCK_BZIMAGE); \
+	fi;
+
 # Stock 6.12 and the patched kernel side by side (docs/compare.rst).
-# Not in make test: about 35 s a boot, COMPARE_REPS boots each.
+# Not in make test: about 2.5 min a boot (instruction counting), COMPARE_REPS
+# boots each.
 stock-kernel: deps
 	@$(REPO)/scripts/prepare-tree.sh $(REPO) $(STOCK_KSRC) stock
 	@mkdir -p $(OUT)/compare
@@ -199,26 +212,35 @@ stock-kernel: deps
 		>$(STOCK_BUILD).log 2>&1 || { tail -40 $(STOCK_BUILD).log; exit 1; }
 	@tail -1 $(STOCK_BUILD).log
 
-compare: stock-kernel kernel initramfs
-	@$(REPO)/scripts/timed.sh compare $(REPO)/scripts/compare.sh $(REPO) \
-		$(STOCK_BZIMAGE) $(BZIMAGE) $(INITRAMFS) $(OUT)/compare \
+compare: kernel initramfs
+	@$(PICK_STOCK) \
+	$(REPO)/scripts/timed.sh compare $(REPO)/scripts/compare.sh $(REPO) \
+		$$stock $(BZIMAGE) $(INITRAMFS) $(OUT)/compare \
 		$(COMPARE_REPS)
 	@/usr/bin/python3 $(REPO)/scripts/compare-report.py \
 		-o $(OUT)/compare/compare.png $(OUT)/compare/results.txt | \
 		tee $(OUT)/compare/report.txt
 
-# One boot of each, in make test: it fails when a boot loses data or
-# misses a metric.  Stock 6.12 is the pristine kernel make patches-check
-# built (the same tree and configuration as make stock-kernel's), or
-# make stock-kernel's when patches-check has not run.
+# Seed 001's pmbench experiment booted (docs/compare.rst, "The seed's
+# experiment"): SEED_REPS boots of each kernel, alternating, each about
+# 6 min (stock) and 12 min (patched) under instruction counting.  Not
+# in make test.
+SEED_REPS ?= 1
+seed-experiment: kernel initramfs
+	@$(PICK_STOCK) \
+	COMPARE_MODE=seed COMPARE_TIMEOUT=2400 \
+		$(REPO)/scripts/timed.sh seed-experiment $(REPO)/scripts/compare.sh \
+		$(REPO) $$stock $(BZIMAGE) $(INITRAMFS) $(OUT)/seed $(SEED_REPS) || \
+		exit 1; \
+	/usr/bin/python3 $(REPO)/scripts/seed-report.py \
+		$(OUT)/seed/results.txt | tee $(OUT)/seed/report.txt
+
+# One boot of each, with short sweeps, in make test: it fails when a
+# boot loses data or misses a metric.
 compare-fast: kernel initramfs
-	@if [ -f $(SERIES_STOCK_BZIMAGE) ]; then \
-		stock=$(SERIES_STOCK_BZIMAGE); \
-	else \
-		$(MAKE) --no-print-directory stock-kernel || exit 1; \
-		stock=$(STOCK_BZIMAGE); \
-	fi; \
-	$(REPO)/scripts/timed.sh compare-fast $(REPO)/scripts/compare.sh \
+	@$(PICK_STOCK) \
+	COMPARE_APPEND="SWEEP_S=5 TH1_S=5" $(REPO)/scripts/timed.sh \
+		compare-fast $(REPO)/scripts/compare.sh \
 		$(REPO) $$stock $(BZIMAGE) $(INITRAMFS) $(OUT)/compare-fast 1 || \
 		exit 1; \
 	/usr/bin/python3 $(REPO)/scripts/compare-report.py \

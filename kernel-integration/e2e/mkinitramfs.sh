@@ -31,5 +31,6 @@ sed -n 's/^[[:space:]]*\.name = "\(memtier_[a-z0-9_]*\)",$/\1/p' \
 echo "$(cat "$kunit_src"/*.c | grep -o 'KUNIT_CASE[A-Z_]*(' | wc -l)" \
 	"$(cat "$kunit_src"/*.c | grep -o 'KUNIT_CASE_SLOW(' | wc -l)" \
 	>"$root/kunit-cases"
-install -m 0644 "$here/check.sh" "$here/run.sh" "$here/compare.sh" "$root/"
+install -m 0644 "$here/check.sh" "$here/run.sh" "$here/compare.sh" \
+	"$here/seed.sh" "$root/"
 (cd "$root" && find . | cpio -o -H newc --quiet) >"$out"

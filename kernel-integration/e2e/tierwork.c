@@ -19,7 +19,8 @@
  *	place MB on NODE and read each page once per PASS_MS, evenly
  *	spread, for SECONDS: a light load whose hint faults are mostly
  *	slower than the hot threshold; verify every byte.  PASS_MS 0
- *	reads as fast as it can.  Prints the task's system time.
+ *	reads as fast as it can.  Prints the pages read (whole passes),
+ *	the time that took, and the task's system time.
  *   tierwork warm HOT_MB WARM_MB SLOW_NODE FAST_NODE SECONDS WARM_MS
  *	place a hot and a warm set on SLOW_NODE; for SECONDS, read the hot
  *	set over and over and the warm set once every WARM_MS (each page
@@ -28,6 +29,17 @@
  *	each set's share on FAST_NODE and the number of warm passes,
  *	verify every byte.  SECONDS from WARM_MS to under 2 * WARM_MS
  *	makes one warm pass.
+ *   tierwork gauss MB SLOW_NODE FAST_NODE SECONDS WRITE_PCT SLOW_EXTRA_NS
+ *	pmbench-like: place MB on SLOW_NODE, then for SECONDS access one
+ *	word at a time in pages drawn from a Gaussian centred on the set's
+ *	middle, standard deviation an eighth of it (95% of the accesses
+ *	in its middle half), WRITE_PCT percent of them writes.  Every
+ *	second each access is charged to its page's node: the score is
+ *	the accesses per second of the second half, each access on
+ *	SLOW_NODE costing SLOW_EXTRA_NS more (TCG runs all memory at one
+ *	speed).  Prints the score, the second half's share of accesses on
+ *	SLOW_NODE, the share of the hot set (the pages within one standard
+ *	deviation of the centre) on FAST_NODE, and verifies every byte.
  *   tierwork hold MB NODE FILE
  *	place and fill MB on NODE, print "hold_ready", wait (up to 120 s)
  *	until FILE exists, then verify every byte and print where the
@@ -114,31 +126,40 @@ static long verify(const char *p, long mb, unsigned int seed)
 }
 
 /* Count the pages of [p, p + mb) per node; status < 0 counts as -1. */
-static void where(const char *p, long mb, long *per_node, long *unknown)
+/* Each page's node: move_pages() status, a node or a negative errno. */
+static void page_nodes(const char *p, long pages, int *status)
 {
-	long pages = (mb << 20) / page_size, i, done, chunk = 4096;
+	long i, done, chunk = 4096;
 	void **addrs = malloc(chunk * sizeof(void *));
-	int *status = malloc(chunk * sizeof(int));
 
-	memset(per_node, 0, MAX_NODES * sizeof(long));
-	*unknown = 0;
 	for (done = 0; done < pages; done += chunk) {
 		long n = pages - done < chunk ? pages - done : chunk;
 
 		for (i = 0; i < n; i++)
 			addrs[i] = (void *)(p + (done + i) * page_size);
-		if (syscall(SYS_move_pages, 0, n, addrs, NULL, status, 0)) {
+		if (syscall(SYS_move_pages, 0, n, addrs, NULL, status + done,
+			    0)) {
 			perror("move_pages");
 			exit(2);
 		}
-		for (i = 0; i < n; i++) {
-			if (status[i] >= 0 && status[i] < MAX_NODES)
-				per_node[status[i]]++;
-			else
-				(*unknown)++;
-		}
 	}
 	free(addrs);
+}
+
+static void where(const char *p, long mb, long *per_node, long *unknown)
+{
+	long pages = (mb << 20) / page_size, i;
+	int *status = malloc(pages * sizeof(int));
+
+	memset(per_node, 0, MAX_NODES * sizeof(long));
+	*unknown = 0;
+	page_nodes(p, pages, status);
+	for (i = 0; i < pages; i++) {
+		if (status[i] >= 0 && status[i] < MAX_NODES)
+			per_node[status[i]]++;
+		else
+			(*unknown)++;
+	}
 	free(status);
 }
 
@@ -271,7 +292,7 @@ static int cmd_promote(long hot_mb, long cold_mb, int slow, int fast,
 
 static int cmd_sweep(long mb, int node, int seconds, int pass_ms)
 {
-	long pages = (mb << 20) / page_size, i, bad;
+	long pages = (mb << 20) / page_size, i, bad, passes = 0;
 	char *p = alloc_mb(mb);
 	volatile uint64_t sink = 0;
 	double start, pass;
@@ -281,6 +302,7 @@ static int cmd_sweep(long mb, int node, int seconds, int pass_ms)
 	start = now_s();
 	while (now_s() - start < seconds) {
 		pass = now_s();
+		passes++;
 		for (i = 0; i < pages; i++) {
 			sink += p[i * page_size];
 			/* Every 64 pages, wait for their share of the pass. */
@@ -290,6 +312,12 @@ static int cmd_sweep(long mb, int node, int seconds, int pass_ms)
 					usleep(1000);
 		}
 	}
+	/*
+	 * The reads and the time they took, whole passes: against a run
+	 * without NUMA balancing, what the scans and hint faults cost.
+	 */
+	printf("sweep_pages_read %ld\n", passes * pages);
+	printf("sweep_elapsed_ns %.0f\n", (now_s() - start) * 1e9);
 	getrusage(RUSAGE_SELF, &ru);
 	/* System time: the scans (task work) and the hint faults. */
 	printf("sweep_stime_us %ld\n",
@@ -339,6 +367,110 @@ static int cmd_warm(long hot_mb, long warm_mb, int slow, int fast,
 	return bad ? 1 : 0;
 }
 
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * A page of PAGES drawn from a Gaussian centred on the middle, with
+ * standard deviation SIGMA pages: the sum of twelve uniforms less six
+ * (Irwin-Hall), redrawn when it falls outside.
+ */
+static long gauss_page(uint64_t *x, long pages, long sigma)
+{
+	for (;;) {
+		int64_t sum = 0;
+		long page;
+		int i;
+
+		for (i = 0; i < 3; i++) {
+			uint64_t r = xorshift(x);
+
+			sum += (r & 0xffff) + (r >> 16 & 0xffff) +
+			       (r >> 32 & 0xffff) + (r >> 48);
+		}
+		/* (sum - 6 * 65535.5) / 65536 is N(0, 1) to a good degree. */
+		page = pages / 2 + ((sum - 393213) * sigma) / 65536;
+		if (page >= 0 && page < pages)
+			return page;
+	}
+}
+
+static int cmd_gauss(long mb, int slow, int fast, int seconds, int write_pct,
+		     int slow_extra_ns)
+{
+	long pages = (mb << 20) / page_size, words = page_size / 8;
+	long sigma = pages / 8, i, tick, bad, hot = 0, hot_fast = 0;
+	uint64_t *p = (uint64_t *)alloc_mb(mb), x = 88172645463325252ULL;
+	uint32_t *count = calloc(pages, sizeof(*count));
+	int *node = malloc(pages * sizeof(int));
+	double start, second, loop, late_loop = 0, late_n = 0, late_slow = 0;
+	volatile uint64_t sink = 0;
+	uint64_t total = 0;
+
+	place_for_balancing((char *)p, mb, 11, slow);
+	start = now_s();
+	for (tick = 1; now_s() - start < seconds; tick++) {
+		uint64_t n = 0, on_slow = 0;
+
+		/*
+		 * A second of accesses, timed without the sampling; then
+		 * each access is charged to where its page is at the end
+		 * of the second.
+		 */
+		second = now_s();
+		while (now_s() - start < tick) {
+			for (i = 0; i < 4096; i++) {
+				long page = gauss_page(&x, pages, sigma);
+				volatile uint64_t *w = p + page * words +
+					(long)(x >> 40) % words;
+
+				if ((long)(x >> 8) % 100 < write_pct)
+					*w = *w;
+				else
+					sink += *w;
+				count[page]++;
+			}
+			n += 4096;
+		}
+		loop = now_s() - second;
+		page_nodes((char *)p, pages, node);
+		for (i = 0; i < pages; i++) {
+			if (node[i] == slow)
+				on_slow += count[i];
+			count[i] = 0;
+		}
+		total += n;
+		printf("gauss_t %ld accesses %llu slow_share %.3f\n", tick,
+		       (unsigned long long)n, n ? (double)on_slow / n : 0);
+		/* The score is the second half's: the steady state. */
+		if (tick > seconds / 2) {
+			late_loop += loop;
+			late_n += n;
+			late_slow += on_slow;
+		}
+	}
+	/* The hot set: the pages within a standard deviation of the centre. */
+	for (i = pages / 2 - sigma; i < pages / 2 + sigma; i++) {
+		hot++;
+		hot_fast += node[i] == fast;
+	}
+	printf("gauss_accesses %llu\n", (unsigned long long)total);
+	printf("gauss_slow_share %.4f\n", late_n ? late_slow / late_n : 0);
+	printf("gauss_hot_on_fast %.4f\n", (double)hot_fast / hot);
+	printf("gauss_score %.0f\n",
+	       late_n / (late_loop + late_slow * slow_extra_ns / 1e9));
+	bad = verify((char *)p, mb, 11);
+	printf("gauss_bad_words %ld\n", bad);
+	free(count);
+	free(node);
+	return bad ? 1 : 0;
+}
+
 static int cmd_hold(long mb, int node, const char *file)
 {
 	char *p = alloc_mb(mb);
@@ -374,6 +506,9 @@ int main(int argc, char **argv)
 	if (argc == 8 && !strcmp(argv[1], "warm"))
 		return cmd_warm(atol(argv[2]), atol(argv[3]), atoi(argv[4]),
 				atoi(argv[5]), atoi(argv[6]), atoi(argv[7]));
+	if (argc == 8 && !strcmp(argv[1], "gauss"))
+		return cmd_gauss(atol(argv[2]), atoi(argv[3]), atoi(argv[4]),
+				 atoi(argv[5]), atoi(argv[6]), atoi(argv[7]));
 	if (argc == 5 && !strcmp(argv[1], "hold"))
 		return cmd_hold(atol(argv[2]), atoi(argv[3]), argv[4]);
 	fprintf(stderr, "usage: see the comment at the top of tierwork.c\n");
