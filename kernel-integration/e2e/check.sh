@@ -119,20 +119,21 @@ demote() {
 # Tiering mode on, scanning soon and often: TCG is slow.
 # The decision's trace event, counted by reason and by limit_pages
 # with histogram triggers between trace_reasons_start and _end;
-# reason_pages NAME: the pages of NAME's decisions.
+# reason_pages NAME: the pages of NAME's decisions.  Triggers are
+# added and removed with >>: opening the file with O_TRUNC removes all.
 EVENT=/sys/kernel/tracing/events/memtier/memtier_promote_decision
 BY_REASON='hist:keys=reason:vals=hitcount,nr_pages'
 BY_LIMIT='hist:keys=limit_pages:vals=hitcount'
 trace_reasons_start() {
 	[ -d /sys/kernel/tracing/events ] ||
 		mount -t tracefs tracefs /sys/kernel/tracing
-	echo "$BY_REASON" >"$EVENT/trigger"
-	echo "$BY_LIMIT" >"$EVENT/trigger"
+	echo "$BY_REASON" >>"$EVENT/trigger"
+	echo "$BY_LIMIT" >>"$EVENT/trigger"
 }
 trace_reasons_end() {
 	cat "$EVENT/hist" >/tmp/trace.hist
-	echo "!$BY_REASON" >"$EVENT/trigger"
-	echo "!$BY_LIMIT" >"$EVENT/trigger"
+	echo "!$BY_REASON" >>"$EVENT/trigger"
+	echo "!$BY_LIMIT" >>"$EVENT/trigger"
 	grep '^{ ' /tmp/trace.hist
 }
 # The hist file shows a reason as its number; the format maps names.

@@ -27,7 +27,9 @@ key() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 
 # The decision's trace event, on kernels that have it (not stock 6.12):
 # a histogram trigger counts each phase's decisions by reason in the
-# kernel, where a trace buffer would overflow.
+# kernel, where a trace buffer would overflow.  Triggers are added and
+# removed with >>: opening the trigger file with O_TRUNC removes them
+# all.
 TRACE=/sys/kernel/tracing
 EVENT=$TRACE/events/memtier/memtier_promote_decision
 HIST='hist:keys=reason:vals=hitcount,nr_pages'
@@ -35,7 +37,7 @@ BY_LATENCY='hist:keys=latency_ms,threshold_ms:vals=hitcount'
 [ -d "$TRACE/events" ] || mount -t tracefs tracefs "$TRACE" 2>/dev/null
 reasons_start() {
 	c0=$(vmstat pgpromote_candidate)
-	[ -d "$EVENT" ] && echo "$HIST" >"$EVENT/trigger"
+	[ -d "$EVENT" ] && echo "$HIST" >>"$EVENT/trigger"
 }
 # reasons_end PHASE: "reason_PHASE_NAME" metrics, each the decisions
 # with that reason (names from the event's format), and the candidates
@@ -54,7 +56,7 @@ reasons_end() {
 	done
 	echo "compare-guest: $1: decisions by reason:"
 	grep '^{ reason:' "$EVENT/hist"
-	echo "!$HIST" >"$EVENT/trigger"
+	echo "!$HIST" >>"$EVENT/trigger"
 }
 
 tiering() {
@@ -162,12 +164,12 @@ th1
 metric promoted_pages_th1ms $(( $(vmstat pgpromote_success) - p0 ))
 p0=$(vmstat pgpromote_success)
 reasons_start
-[ ! -d "$EVENT" ] || echo "$BY_LATENCY" >"$EVENT/trigger"
+[ ! -d "$EVENT" ] || echo "$BY_LATENCY" >>"$EVENT/trigger"
 th1
 reasons_end th1ms
 metric promoted_pages_th1ms_traced $(( $(vmstat pgpromote_success) - p0 ))
 if [ -d "$EVENT" ]; then
 	echo "compare-guest: th1ms: the most frequent latencies and thresholds:"
 	grep '^{ latency_ms:' "$EVENT/hist" | sort -t: -k4 -n -r | head -8
-	echo "!$BY_LATENCY" >"$EVENT/trigger"
+	echo "!$BY_LATENCY" >>"$EVENT/trigger"
 fi
