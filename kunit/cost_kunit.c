@@ -222,6 +222,20 @@ static noinline bool ref_fault_at_1000ms(struct cost_node *pgdat,
  * The posted fault path converts the time once and reads the knobs after
  * the free-space test (numa_tiering_decide()), as 6.12 does.
  */
+/* The folio's pages added to the counter the reason names. */
+static __always_inline void lib_count(struct cost_node *node,
+				      enum memtier_promote_reason reason,
+				      int nr_pages)
+{
+	enum memtier_promote_counter counter;
+
+	counter = memtier_promote_reason_counter(reason);
+	if (counter == MEMTIER_PROMOTE_COUNT_CANDIDATE)
+		atomic_long_add(nr_pages, &node->cand);
+	else if (counter == MEMTIER_PROMOTE_COUNT_CANDIDATE_NRL)
+		atomic_long_add(nr_pages, &node->cand_nrl);
+}
+
 /* The knobs, read once the free-space test is behind. */
 static __always_inline enum memtier_promote_reason
 lib_decide_knobs(struct cost_node *node, const struct memtier_hint_fault *fault)
@@ -245,7 +259,6 @@ lib_decide(struct cost_node *node, unsigned int *field, int nr_pages)
 		.nr_pages = nr_pages,
 	};
 	enum memtier_promote_reason reason;
-	enum memtier_promote_counter counter;
 	unsigned int last;
 
 	fault.target_free_space_enough = cost_free_space_enough(node);
@@ -256,11 +269,7 @@ lib_decide(struct cost_node *node, unsigned int *field, int nr_pages)
 		fault.nr_cand = cost_node_page_state(&node->cand);
 	}
 	reason = lib_decide_knobs(node, &fault);
-	counter = memtier_promote_reason_counter(reason);
-	if (counter == MEMTIER_PROMOTE_COUNT_CANDIDATE)
-		atomic_long_add(nr_pages, &node->cand);
-	else if (counter == MEMTIER_PROMOTE_COUNT_CANDIDATE_NRL)
-		atomic_long_add(nr_pages, &node->cand_nrl);
+	lib_count(node, reason, nr_pages);
 	return reason;
 }
 
@@ -291,7 +300,6 @@ lib_repeat_decide(struct cost_node *node, unsigned int *field, int nr_pages)
 	const unsigned int bits = COST_FIELD_BITS;
 	unsigned int last = READ_ONCE(*field);
 	enum memtier_promote_reason reason;
-	enum memtier_promote_counter counter;
 
 	fault.target_free_space_enough = cost_free_space_enough(node);
 	fault.now_ms = jiffies_to_msecs(READ_ONCE(cost_jiffies));
@@ -305,11 +313,7 @@ lib_repeat_decide(struct cost_node *node, unsigned int *field, int nr_pages)
 	last = memtier_access_field_fault(fault.now_ms, bits,
 					  memtier_promote_reason_hot(reason));
 	xchg(field, last);
-	counter = memtier_promote_reason_counter(reason);
-	if (counter == MEMTIER_PROMOTE_COUNT_CANDIDATE)
-		atomic_long_add(nr_pages, &node->cand);
-	else if (counter == MEMTIER_PROMOTE_COUNT_CANDIDATE_NRL)
-		atomic_long_add(nr_pages, &node->cand_nrl);
+	lib_count(node, reason, nr_pages);
 	return reason;
 }
 
