@@ -423,11 +423,15 @@ machine_a() {
 	trace_reasons_end
 	# The decision's trace event: the pages of its hot and rate-limited
 	# decisions are the candidates vmstat counted, and every decision
-	# saw the limit of 1 MB/s, 256 pages.
+	# saw the limit of 1 MB/s, 256 pages.  The histogram runs from
+	# before c0 to after c1: a fault of another task in between (one
+	# page was seen) is in it and not in the rise, so it may exceed
+	# the rise by a few pages, never fall short.
 	hot=$(reason_pages hot)
 	limited=$(reason_pages ratelimited)
-	check "trace event: hot + ratelimited pages ($hot + $limited) = pgpromote_candidate's rise ($((c1 - c0)))" \
-		test $((hot + limited)) -eq $((c1 - c0))
+	extra=$((hot + limited - (c1 - c0)))
+	check "trace event: hot + ratelimited pages ($hot + $limited) = pgpromote_candidate's rise ($((c1 - c0))), give or take the window's edges" \
+		test $((c1 - c0)) -gt 0 -a "$extra" -ge 0 -a "$extra" -le 16
 	check "trace event: hot and ratelimited decisions both seen" \
 		test "$hot" -gt 0 -a "$limited" -gt 0
 	check "trace event: every decision's limit_pages is 256" \
