@@ -5,12 +5,12 @@
  *
  * The machine is a fast tier of BENCH_FAST_PAGES 4 KiB pages and a slow
  * tier without limit.  Each workload is one seeded trace of page numbers,
- * BENCH_ACCESSES_PER_MS accesses per ms of virtual time, replayed once
- * per policy, rate limit and width of the access time field.  A page is
+ * a fixed number of accesses per ms of virtual time, replayed once per
+ * policy, rate limit and width of the access time field.  A page is
  * allocated on its first access, in the fast tier while it has room and
  * in the slow tier after that.
  *
- * Every BENCH_SCAN_PERIOD_MS the NUMA balancing scanner marks each
+ * Every scan period the NUMA balancing scanner marks each
  * slow-tier page PROT_NONE and stores the scan time in the last_cpupid
  * field with memtier_access_field_scan().  A page still marked is
  * skipped and keeps its older time, as change_prot_numa() skips a
@@ -27,6 +27,13 @@
  * access, which no online policy here can beat; and the best static
  * placement of each phase of the trace, which none beats on these
  * traces (an empirical bound: a policy that moves pages can).
+ *
+ * Besides the kernel's policies, three peers a user could pick instead
+ * run on the same information, the hint faults of the same scan: a
+ * frequency policy in the style of Memtis and HeMem, a region policy in
+ * the style of DAMON, and pghot's two faults in a window.  A sweep
+ * repeats every workload over trace seeds, access rates and scan
+ * periods.
  *
  * The full sweep is slow (KUNIT_CASE_SLOW); memtier_bench_fast, a short
  * subset, is not, so that make kunit checks the rate limit and the
@@ -63,7 +70,6 @@
 #define BENCH_RUN_MS		40000
 #define BENCH_FAST_RUN_MS	8000
 #define BENCH_ACCESSES_PER_MS	16
-#define BENCH_MAX_ACCESSES	(BENCH_RUN_MS * BENCH_ACCESSES_PER_MS)
 /*
  * The 32-bit ms clock starts a quarter of the run before it wraps, so
  * that every run crosses the wrap: with HZ=1000 the kernel's
@@ -74,8 +80,20 @@ static unsigned int bench_epoch_ms(unsigned int run_ms)
 	return 0U - run_ms / 4;
 }
 
-/* NUMA balancing: a fixed scan period. */
+/* NUMA balancing: a fixed scan period, the default scan_period_min. */
 #define BENCH_SCAN_PERIOD_MS	1000
+
+/*
+ * The sweep: each workload again with other trace seeds (seed 0 is the
+ * workload's own), a quarter and twice the access rate, and a scan
+ * period four times as long, every combination.
+ */
+#define BENCH_NR_SEEDS		3
+static const unsigned int bench_sweep_rates[] = { 4, 16, 32 };
+static const unsigned int bench_sweep_scans_ms[] = { 1000, 4000 };
+
+#define BENCH_MAX_ACCESSES_PER_MS	32
+#define BENCH_MAX_ACCESSES	(BENCH_RUN_MS * BENCH_MAX_ACCESSES_PER_MS)
 
 /*
  * The last_cpupid field: as wide as this kernel's, and 12 bits, mainline's
@@ -107,8 +125,25 @@ static const unsigned int bench_limits_mbps[] = { 1, 2, 4, 8 };
 
 /* The hot threshold: the default. */
 #define BENCH_HOT_THRESHOLD_MS	MEMTIER_HOT_THRESHOLD_DEFAULT_MS
-/* freq2: the previous hint fault at most this long ago. */
-#define BENCH_FREQ2_WINDOW_MS	(2 * BENCH_SCAN_PERIOD_MS)
+/* pghot: the previous hint fault at most this many scan periods ago. */
+#define BENCH_PGHOT_WINDOW_SCANS	2
+/*
+ * memtis: a page's hint faults are counted up to this; when one count
+ * reaches it every count is halved (HeMem's cooling).
+ */
+#define BENCH_MEMTIS_COOL	8
+/* memtis: the fewest hint faults that make a page hot. */
+#define BENCH_MEMTIS_MIN_HOT	2
+/* damon: pages per region, 1024 regions over the largest working set. */
+#define BENCH_DAMON_REGION_SHIFT	4
+#define BENCH_DAMON_NR_REGIONS	(BENCH_MAX_PAGES >> BENCH_DAMON_REGION_SHIFT)
+/*
+ * damon: a region's score is a moving average of its hint faults per
+ * scan, in 1/16ths: at most a fault per page per scan.
+ */
+#define BENCH_DAMON_SCORE_SHIFT	4
+#define BENCH_DAMON_MAX_SCORE	(1U << (BENCH_DAMON_REGION_SHIFT + \
+					BENCH_DAMON_SCORE_SHIFT))
 /* The policy the kernel selects by default. */
 #define BENCH_DEFAULT_POLICY	BENCH_AUTOADJUST
 
@@ -126,27 +161,37 @@ static const unsigned int bench_limits_mbps[] = { 1, 2, 4, 8 };
 #define BENCH_NEVER		U32_MAX
 
 enum bench_policy {
+	BENCH_NONE,
 	BENCH_BASE,
 	BENCH_THRESHOLD,
 	BENCH_RATELIMIT,
 	BENCH_AUTOADJUST,
-	BENCH_FREQ2,
 	BENCH_REPEAT,
+	BENCH_PGHOT,
+	BENCH_MEMTIS,
+	BENCH_DAMON,
 	BENCH_STATIC,
 	BENCH_BELADY,
 	NR_BENCH_POLICIES
 };
 
-/* The first ceiling: every policy before it is an online policy. */
+/*
+ * The first ceiling: every policy before it is an online policy.  The
+ * first, none, never promotes: the fast tier stays as first touch filled
+ * it, the access ratio a policy reaches with no promotion traffic.
+ */
 #define BENCH_FIRST_CEILING	BENCH_STATIC
 
 static const char * const bench_policy_names[] = {
+	[BENCH_NONE] = "none",
 	[BENCH_BASE] = "base",
 	[BENCH_THRESHOLD] = "threshold",
 	[BENCH_RATELIMIT] = "ratelimit",
 	[BENCH_AUTOADJUST] = "autoadjust",
-	[BENCH_FREQ2] = "freq2",
 	[BENCH_REPEAT] = "repeat",
+	[BENCH_PGHOT] = "pghot",
+	[BENCH_MEMTIS] = "memtis",
+	[BENCH_DAMON] = "damon",
 	[BENCH_STATIC] = "static",
 	[BENCH_BELADY] = "belady",
 };
@@ -156,12 +201,15 @@ static const char * const bench_policy_names[] = {
 #define BENCH_USES_LATENCY	BIT(1)
 
 static const unsigned int bench_policy_uses[] = {
+	[BENCH_NONE] = 0,
 	[BENCH_BASE] = 0,
 	[BENCH_THRESHOLD] = BENCH_USES_LATENCY,
 	[BENCH_RATELIMIT] = BENCH_USES_LIMIT | BENCH_USES_LATENCY,
 	[BENCH_AUTOADJUST] = BENCH_USES_LIMIT | BENCH_USES_LATENCY,
-	[BENCH_FREQ2] = 0,
 	[BENCH_REPEAT] = BENCH_USES_LIMIT | BENCH_USES_LATENCY,
+	[BENCH_PGHOT] = BENCH_USES_LIMIT,
+	[BENCH_MEMTIS] = BENCH_USES_LIMIT,
+	[BENCH_DAMON] = BENCH_USES_LIMIT,
 	[BENCH_STATIC] = 0,
 	[BENCH_BELADY] = 0,
 };
@@ -194,9 +242,11 @@ static const struct bench_workload bench_workloads[] = {
 /**
  * struct bench_trace - one workload's accesses and its ceilings' inputs
  * @wl: the workload.
+ * @seed: which of its seeds, 0 for the workload's own.
  * @run_ms: its length in virtual time.
- * @nr_accesses: its accesses, BENCH_ACCESSES_PER_MS per ms.
- * @page: the page of each access; access i is at i / ACCESSES_PER_MS ms.
+ * @accesses_per_ms: its access rate.
+ * @nr_accesses: its accesses, @accesses_per_ms per ms.
+ * @page: the page of each access; access i is at i / @accesses_per_ms ms.
  * @next: for each access, the index of the next access to the same
  *	page, or BENCH_NEVER: what Belady's MIN knows in advance.
  * @move_ms: when the popularity changes (the hot set moves), else
@@ -207,7 +257,9 @@ static const struct bench_workload bench_workloads[] = {
  */
 struct bench_trace {
 	const struct bench_workload *wl;
+	unsigned int seed;
 	unsigned int run_ms;
+	unsigned int accesses_per_ms;
 	unsigned int nr_accesses;
 	u16 *page;
 	u32 *next;
@@ -220,15 +272,16 @@ struct bench_trace {
 #define BP_FAST		BIT(1)	/* in the fast tier */
 #define BP_MARKED	BIT(2)	/* PROT_NONE since a scan: next access faults */
 #define BP_REF		BIT(3)	/* the access bit, for the CLOCK hand */
-#define BP_HIST		BIT(4)	/* freq2: @hist_ms is a hint fault */
+#define BP_HIST		BIT(4)	/* pghot: @hist_ms is a hint fault */
 
 /**
  * struct bench_page - one page of the working set
- * @hist_ms: freq2: the time of its last remembered hint fault.
+ * @hist_ms: pghot: the time of its last remembered hint fault.
  * @next: belady: the index of its next access.
  * @field: its last_cpupid field: memtier_access_field_*().
  * @slot: belady: its place in the heap of the fast tier.
  * @flags: BP_*.
+ * @count: memtis: its hint faults, cooled.
  */
 struct bench_page {
 	u32 hist_ms;
@@ -236,6 +289,7 @@ struct bench_page {
 	u32 field;
 	u16 slot;
 	u8 flags;
+	u8 count;
 };
 
 /**
@@ -243,6 +297,7 @@ struct bench_page {
  * @tr: the trace.
  * @policy: the policy.
  * @time_bits: the width of the access time field.
+ * @scan_ms: the scan period.
  * @tun: the knobs, as the kernel would pass them.
  * @limit_pages: the rate limit in pages per window.
  * @ref_ms: the reference hot threshold.
@@ -252,8 +307,15 @@ struct bench_page {
  * @nr_fast: the pages in the fast tier.
  * @hand: the CLOCK hand, a slot.
  * @state: autoadjust, repeat: the fast node's promotion state.
- * @rl: ratelimit: its rate-limit window.
- * @nr_cand: ratelimit, autoadjust, repeat: the candidate count.
+ * @rl: ratelimit and the peers: their rate-limit window.
+ * @nr_cand: every rate-limited policy: the candidate count.
+ * @memtis_hist: memtis: the allocated pages with each hint-fault count.
+ * @memtis_hot: memtis: the least count that is hot.
+ * @damon_faults: damon: each region's hint faults since the last scan.
+ * @damon_score: damon: each region's score.
+ * @damon_pages: damon: at the last scan, the pages of regions with each
+ *	score.
+ * @damon_hot: damon: the least score that is hot.
  * @win_rl: the rate-limit window in use, NULL for none.
  * @win_start: the start of the window being counted.
  * @win_promoted: pages promoted as hot in that window.
@@ -274,6 +336,7 @@ struct bench_sim {
 	const struct bench_trace *tr;
 	enum bench_policy policy;
 	unsigned int time_bits;
+	unsigned int scan_ms;
 	struct memtier_promote_tunables tun;
 	u64 limit_pages;
 	unsigned int ref_ms;
@@ -284,6 +347,12 @@ struct bench_sim {
 	struct memtier_promote_state state;
 	struct memtier_ratelimit rl;
 	unsigned long nr_cand;
+	u32 memtis_hist[BENCH_MEMTIS_COOL + 1];
+	unsigned int memtis_hot;
+	u16 damon_faults[BENCH_DAMON_NR_REGIONS];
+	u16 damon_score[BENCH_DAMON_NR_REGIONS];
+	u32 damon_pages[BENCH_DAMON_MAX_SCORE + 1];
+	unsigned int damon_hot;
 	const struct memtier_ratelimit *win_rl;
 	unsigned int win_start;
 	unsigned long win_promoted;
@@ -305,6 +374,8 @@ struct bench_result {
 	bool valid;
 	u64 accesses;
 	u64 fast_hits;
+	u64 late_accesses;
+	u64 late_fast_hits;
 	unsigned long promoted;
 	unsigned long demoted;
 	unsigned long hot;
@@ -419,9 +490,16 @@ static void bench_trace_next(struct kunit *test, struct bench_trace *tr)
 	}
 }
 
+/*
+ * The trace of @wl's workload with its seed number @seed (0: its own
+ * seed; others step by the 64-bit golden ratio), @run_ms long at
+ * @accesses_per_ms.
+ */
 static struct bench_trace *bench_trace_build(struct kunit *test,
 					     const struct bench_workload *wl,
-					     unsigned int run_ms)
+					     unsigned int run_ms,
+					     unsigned int accesses_per_ms,
+					     unsigned int seed)
 {
 	unsigned int n = wl->nr_pages, i, p, phase;
 	struct bench_trace *tr;
@@ -435,6 +513,8 @@ static struct bench_trace *bench_trace_build(struct kunit *test,
 		     BENCH_TS_MS % BENCH_BUCKET_MS);
 	BUILD_BUG_ON(BENCH_MAX_ACCESSES >= BENCH_NEVER);
 	KUNIT_ASSERT_LE(test, run_ms, BENCH_RUN_MS);
+	KUNIT_ASSERT_GT(test, accesses_per_ms, 0);
+	KUNIT_ASSERT_LE(test, accesses_per_ms, BENCH_MAX_ACCESSES_PER_MS);
 
 	tr = kunit_kzalloc(test, sizeof(*tr), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, tr);
@@ -442,8 +522,10 @@ static struct bench_trace *bench_trace_build(struct kunit *test,
 			      GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, count);
 	tr->wl = wl;
+	tr->seed = seed;
 	tr->run_ms = run_ms;
-	tr->nr_accesses = run_ms * BENCH_ACCESSES_PER_MS;
+	tr->accesses_per_ms = accesses_per_ms;
+	tr->nr_accesses = run_ms * accesses_per_ms;
 	tr->page = bench_kvmalloc(test, tr->nr_accesses, sizeof(*tr->page));
 	tr->next = bench_kvmalloc(test, tr->nr_accesses, sizeof(*tr->next));
 	tr->move_ms = wl->kind == BENCH_HOTMOVE ? run_ms / 2 : run_ms;
@@ -458,13 +540,13 @@ static struct bench_trace *bench_trace_build(struct kunit *test,
 		}
 	}
 
-	prandom_seed_state(&rnd, wl->seed);
+	prandom_seed_state(&rnd, wl->seed + seed * 0x9e3779b97f4a7c15ull);
 	/* All four words start equal: warm up, as prandom_warmup() does. */
 	for (i = 0; i < 10; i++)
 		prandom_u32_state(&rnd);
 
 	for (i = 0; i < tr->nr_accesses; i++) {
-		phase = i / BENCH_ACCESSES_PER_MS >= tr->move_ms;
+		phase = i / accesses_per_ms >= tr->move_ms;
 		switch (wl->kind) {
 		case BENCH_GAUSS:
 			p = bench_gauss(&rnd, n);
@@ -495,7 +577,18 @@ static struct bench_trace *bench_trace_build(struct kunit *test,
 		memcpy(tr->static_fast[1], tr->static_fast[0],
 		       sizeof(tr->static_fast[1]));
 	bench_trace_next(test, tr);
+	kunit_kfree(test, count);
+	if (cdf)
+		kunit_kfree(test, cdf);
 	return tr;
+}
+
+/* A sweep builds many traces: each is freed once replayed. */
+static void bench_trace_free(struct kunit *test, struct bench_trace *tr)
+{
+	kunit_release_action(test, bench_kvfree, tr->page);
+	kunit_release_action(test, bench_kvfree, tr->next);
+	kunit_kfree(test, tr);
 }
 
 /* ---------------------------------------------------------------------
@@ -505,16 +598,17 @@ static struct bench_trace *bench_trace_build(struct kunit *test,
 static void bench_sim_init(struct bench_sim *sim,
 			   const struct bench_trace *tr,
 			   enum bench_policy policy, unsigned int limit_mbps,
-			   unsigned int time_bits)
+			   unsigned int time_bits, unsigned int scan_ms)
 {
 	memset(sim, 0, sizeof(*sim));
 	sim->tr = tr;
 	sim->policy = policy;
 	sim->time_bits = time_bits;
+	sim->scan_ms = scan_ms;
 	sim->tun.hot_threshold_ms = BENCH_HOT_THRESHOLD_MS;
 	sim->tun.rate_limit_mbps = limit_mbps;
 	/* The scan period is fixed: scan_period_max is that period. */
-	sim->tun.scan_period_max_ms = BENCH_SCAN_PERIOD_MS;
+	sim->tun.scan_period_max_ms = scan_ms;
 	sim->tun.page_shift = BENCH_PAGE_SHIFT;
 	sim->limit_pages = memtier_mbps_to_pages(limit_mbps, BENCH_PAGE_SHIFT);
 	sim->ref_ms = BENCH_HOT_THRESHOLD_MS;
@@ -522,8 +616,11 @@ static void bench_sim_init(struct bench_sim *sim,
 	memtier_threshold_reset(&sim->state.th, bench_epoch_ms(tr->run_ms), 0);
 	sim->rl.window_start_ms = bench_epoch_ms(tr->run_ms);
 	sim->win_gap_min = UINT_MAX;
+	sim->memtis_hot = BENCH_MEMTIS_MIN_HOT;
+	sim->damon_hot = BENCH_DAMON_MAX_SCORE + 1;
 
-	if (policy == BENCH_RATELIMIT)
+	if (policy == BENCH_RATELIMIT || policy == BENCH_PGHOT ||
+	    policy == BENCH_MEMTIS || policy == BENCH_DAMON)
 		sim->win_rl = &sim->rl;
 	else if (policy == BENCH_AUTOADJUST || policy == BENCH_REPEAT)
 		sim->win_rl = &sim->state.rl;
@@ -531,6 +628,67 @@ static void bench_sim_init(struct bench_sim *sim,
 		sim->tun.hot_policy = MEMTIER_HOT_REPEAT;
 	if (sim->win_rl)
 		sim->win_start = sim->win_rl->window_start_ms;
+}
+
+/*
+ * memtis: the least count, at least BENCH_MEMTIS_MIN_HOT, from which the
+ * pages counted hot fit the fast tier, as Memtis sets its hot threshold
+ * from the histogram of its pages' access counts.
+ */
+static void bench_memtis_threshold(struct bench_sim *sim)
+{
+	unsigned int t, pages = 0;
+
+	for (t = BENCH_MEMTIS_COOL; t >= BENCH_MEMTIS_MIN_HOT; t--) {
+		if (pages + sim->memtis_hist[t] > BENCH_FAST_PAGES)
+			break;
+		pages += sim->memtis_hist[t];
+	}
+	sim->memtis_hot = t + 1;
+}
+
+/* memtis: HeMem's cooling, every count halved. */
+static void bench_memtis_cool(struct bench_sim *sim)
+{
+	unsigned int p;
+
+	memset(sim->memtis_hist, 0, sizeof(sim->memtis_hist));
+	for (p = 0; p < sim->tr->wl->nr_pages; p++) {
+		struct bench_page *pg = &sim->pages[p];
+
+		if (!(pg->flags & BP_ALLOC))
+			continue;
+		pg->count >>= 1;
+		sim->memtis_hist[pg->count]++;
+	}
+}
+
+/*
+ * damon: at each scan every region's score moves halfway to its hint
+ * faults since the scan before (DAMON's nr_accesses, sampled by the
+ * scan), and the hot score becomes the least from which the regions'
+ * pages fit the fast tier, as a DAMOS quota goes to the regions
+ * accessed most.
+ */
+static void bench_damon_aggregate(struct bench_sim *sim)
+{
+	unsigned int nr = sim->tr->wl->nr_pages >> BENCH_DAMON_REGION_SHIFT;
+	unsigned int r, score, pages = 0;
+
+	memset(sim->damon_pages, 0, sizeof(sim->damon_pages));
+	for (r = 0; r < nr; r++) {
+		score = sim->damon_faults[r] << BENCH_DAMON_SCORE_SHIFT;
+		sim->damon_score[r] = (sim->damon_score[r] + score) / 2;
+		sim->damon_faults[r] = 0;
+		sim->damon_pages[sim->damon_score[r]] +=
+			1U << BENCH_DAMON_REGION_SHIFT;
+	}
+	for (score = BENCH_DAMON_MAX_SCORE; score > 0; score--) {
+		if (pages + sim->damon_pages[score] > BENCH_FAST_PAGES)
+			break;
+		pages += sim->damon_pages[score];
+	}
+	sim->damon_hot = score + 1;
 }
 
 /* Mark every slow-tier page not marked yet, with the scan time. */
@@ -548,6 +706,10 @@ static void bench_scan(struct bench_sim *sim, unsigned int now)
 							      sim->time_bits);
 		}
 	}
+	if (sim->policy == BENCH_MEMTIS)
+		bench_memtis_threshold(sim);
+	else if (sim->policy == BENCH_DAMON)
+		bench_damon_aggregate(sim);
 }
 
 /* Second chance: the first slot whose page has not been accessed. */
@@ -638,19 +800,57 @@ static bool bench_autoadjust(struct bench_sim *sim, struct bench_page *pg,
 	return memtier_promote_reason_migrates(reason);
 }
 
-/* Was the previous (hot) hint fault of the page recent?  Then forget it. */
-static bool bench_second_fault(struct bench_page *pg, unsigned int now,
-			       bool record)
+/* A candidate of a policy with its own window, under the rate limit. */
+static bool bench_limited(struct bench_sim *sim, unsigned int now)
+{
+	bool allow;
+
+	sim->nr_cand++;
+	allow = memtier_ratelimit_allow(&sim->rl, now, sim->nr_cand, 1,
+					sim->limit_pages);
+	bench_window(sim, allow);
+	return allow;
+}
+
+/*
+ * pghot: was the page's previous hint fault at most two scan periods
+ * ago?  This one is remembered in its place.
+ */
+static bool bench_pghot(struct bench_sim *sim, struct bench_page *pg,
+			unsigned int now)
 {
 	bool second = (pg->flags & BP_HIST) &&
-		      now - pg->hist_ms <= BENCH_FREQ2_WINDOW_MS;
+		      now - pg->hist_ms <=
+		      BENCH_PGHOT_WINDOW_SCANS * sim->scan_ms;
 
-	pg->flags &= ~BP_HIST;
-	if (record) {
-		pg->flags |= BP_HIST;
-		pg->hist_ms = now;
-	}
+	pg->flags |= BP_HIST;
+	pg->hist_ms = now;
 	return second;
+}
+
+/* memtis: count the fault; hot from the threshold of the last scan. */
+static bool bench_memtis(struct bench_sim *sim, struct bench_page *pg)
+{
+	bool hot;
+
+	sim->memtis_hist[pg->count]--;
+	pg->count++;
+	sim->memtis_hist[pg->count]++;
+	hot = pg->count >= sim->memtis_hot;
+	if (pg->count == BENCH_MEMTIS_COOL) {
+		bench_memtis_cool(sim);
+		bench_memtis_threshold(sim);
+	}
+	return hot;
+}
+
+/* damon: count the fault; hot if its region's score is. */
+static bool bench_damon(struct bench_sim *sim, const struct bench_page *pg)
+{
+	unsigned int r = (pg - sim->pages) >> BENCH_DAMON_REGION_SHIFT;
+
+	sim->damon_faults[r]++;
+	return sim->damon_score[r] >= sim->damon_hot;
 }
 
 /* Whether the policy promotes the page of this hint fault. */
@@ -659,28 +859,27 @@ static bool bench_decide(struct bench_sim *sim, struct bench_page *pg,
 {
 	/* The seeds' free-space bypass, kept by every policy. */
 	bool room = sim->nr_fast < BENCH_FAST_PAGES;
-	bool allow;
 
 	switch (sim->policy) {
+	case BENCH_NONE:
+		return room;
 	case BENCH_BASE:
 		return true;
 	case BENCH_THRESHOLD:
 		return room || latency < sim->ref_ms;
 	case BENCH_RATELIMIT:
-		if (room)
-			return true;
-		if (latency >= sim->ref_ms)
-			return false;
-		sim->nr_cand++;
-		allow = memtier_ratelimit_allow(&sim->rl, now, sim->nr_cand, 1,
-						sim->limit_pages);
-		bench_window(sim, allow);
-		return allow;
+		return room ||
+		       (latency < sim->ref_ms && bench_limited(sim, now));
 	case BENCH_AUTOADJUST:
 	case BENCH_REPEAT:
 		return bench_autoadjust(sim, pg, now, latency, room);
-	case BENCH_FREQ2:
-		return bench_second_fault(pg, now, true) || room;
+	case BENCH_PGHOT:
+		return bench_pghot(sim, pg, now) ? bench_limited(sim, now) :
+		       room;
+	case BENCH_MEMTIS:
+		return bench_memtis(sim, pg) ? bench_limited(sim, now) : room;
+	case BENCH_DAMON:
+		return bench_damon(sim, pg) ? bench_limited(sim, now) : room;
 	default:
 		return false;
 	}
@@ -694,6 +893,7 @@ static void bench_first_touch(struct bench_sim *sim, unsigned int p,
 	bool fast;
 
 	pg->flags |= BP_ALLOC;
+	sim->memtis_hist[0]++;
 	/* page_cpupid_reset_last(): all ones. */
 	pg->field = GENMASK(sim->time_bits - 1, 0);
 	if (sim->policy == BENCH_STATIC)
@@ -856,14 +1056,14 @@ static void bench_access(struct bench_sim *sim, unsigned int p,
 
 static void bench_run(struct bench_sim *sim, const struct bench_trace *tr,
 		      enum bench_policy policy, unsigned int limit_mbps,
-		      unsigned int time_bits)
+		      unsigned int time_bits, unsigned int scan_ms)
 {
 	unsigned int i, t = 0, phase = 0;
 
-	bench_sim_init(sim, tr, policy, limit_mbps, time_bits);
+	bench_sim_init(sim, tr, policy, limit_mbps, time_bits, scan_ms);
 	for (i = 0; i < tr->nr_accesses; i++) {
-		if (i % BENCH_ACCESSES_PER_MS == 0) {
-			t = i / BENCH_ACCESSES_PER_MS;
+		if (i % tr->accesses_per_ms == 0) {
+			t = i / tr->accesses_per_ms;
 			sim->t = t;
 			if (t == tr->move_ms) {
 				phase = 1;
@@ -873,7 +1073,7 @@ static void bench_run(struct bench_sim *sim, const struct bench_trace *tr,
 			}
 			/* The ceilings need no scan. */
 			if (policy < BENCH_FIRST_CEILING && t &&
-			    t % BENCH_SCAN_PERIOD_MS == 0)
+			    t % scan_ms == 0)
 				bench_scan(sim, bench_epoch_ms(tr->run_ms) + t);
 		}
 		if (policy == BENCH_BELADY)
@@ -938,19 +1138,27 @@ static void bench_collect(const struct bench_sim *sim, struct bench_result *r)
 	for (b = 0; b < bench_nr_buckets(sim->tr); b++) {
 		r->accesses += sim->acc[b];
 		r->fast_hits += sim->fast[b];
+		/* The second half of the run, after the warm-up. */
+		if (b >= bench_nr_buckets(sim->tr) / 2) {
+			r->late_accesses += sim->acc[b];
+			r->late_fast_hits += sim->fast[b];
+		}
 	}
 	r->promoted = sim->nr_promoted;
 	r->demoted = sim->nr_demoted;
 	r->hot = sim->nr_hot;
 	r->win_max = sim->win_max;
-	r->settle_ms = bench_settle_ms(sim);
+	/* Never promoting, none finds no hot set to settle on. */
+	r->settle_ms = sim->policy == BENCH_NONE ? -1 : bench_settle_ms(sim);
 }
 
 static void bench_print(struct kunit *test, const struct bench_trace *tr,
 			enum bench_policy policy, unsigned int limit_mbps,
-			unsigned int time_bits, const struct bench_result *r)
+			unsigned int time_bits, unsigned int scan_ms,
+			const struct bench_result *r)
 {
 	u64 ratio = bench_milli(r->fast_hits, r->accesses);
+	u64 late = bench_milli(r->late_fast_hits, r->late_accesses);
 	u64 promo = bench_mmbps(r->promoted, tr->run_ms);
 	u64 demo = bench_mmbps(r->demoted, tr->run_ms);
 	char settle[12];
@@ -960,10 +1168,11 @@ static void bench_print(struct kunit *test, const struct bench_trace *tr,
 	else
 		snprintf(settle, sizeof(settle), "%d", r->settle_ms);
 	kunit_info(test,
-		   "bench workload=%s policy=%s limit_mbps=%u access_ratio=%llu.%03llu promote_mbps=%llu.%03llu demote_mbps=%llu.%03llu time_bits=%u settle_ms=%s\n",
+		   "bench workload=%s policy=%s limit_mbps=%u access_ratio=%llu.%03llu promote_mbps=%llu.%03llu demote_mbps=%llu.%03llu time_bits=%u settle_ms=%s seed=%u accesses_per_ms=%u scan_ms=%u late_ratio=%llu.%03llu\n",
 		   tr->wl->name, bench_policy_names[policy], limit_mbps,
 		   ratio / 1000, ratio % 1000, promo / 1000, promo % 1000,
-		   demo / 1000, demo % 1000, time_bits, settle);
+		   demo / 1000, demo % 1000, time_bits, settle, tr->seed,
+		   tr->accesses_per_ms, scan_ms, late / 1000, late % 1000);
 }
 
 /* The time series of a run, a point per BENCH_TS_MS. */
@@ -1037,7 +1246,7 @@ static void bench_config(struct kunit *test, const struct bench_trace *tr)
 		   "benchcfg workload=%s fast_pages=%u page_kib=%u run_ms=%u accesses_per_ms=%u scan_period_ms=%u time_bits=%u,%u hot_threshold_ms=%u limits_mbps=%u,%u,%u,%u series_limit_mbps=%u default_policy=%s\n",
 		   tr->wl->name, BENCH_FAST_PAGES,
 		   1U << (BENCH_PAGE_SHIFT - 10), tr->run_ms,
-		   BENCH_ACCESSES_PER_MS, BENCH_SCAN_PERIOD_MS,
+		   tr->accesses_per_ms, BENCH_SCAN_PERIOD_MS,
 		   bench_time_bits[0], bench_time_bits[1],
 		   BENCH_HOT_THRESHOLD_MS, bench_limits_mbps[0],
 		   bench_limits_mbps[1], bench_limits_mbps[2],
@@ -1045,16 +1254,25 @@ static void bench_config(struct kunit *test, const struct bench_trace *tr)
 		   bench_policy_names[BENCH_DEFAULT_POLICY]);
 }
 
+/* What bench_sweep() prints, and at which widths it runs. */
+#define BENCH_LINES	BIT(0)	/* the bench lines */
+#define BENCH_SERIES	BIT(1)	/* benchcfg, benchts of the first run */
+#define BENCH_ONE_WIDTH	BIT(2)	/* the kernel's field width only */
+
 /*
  * Run the policies of @policies (a bit per policy) at every rate limit
- * and field width on which their result depends, copy the result to the
- * others, and check the rate limit of every run.  With @print, print
- * every line and the time series of the first limit and width.
+ * and field width on which their result depends, with a scan every
+ * @scan_ms, copy the result to the others, and check the rate limit of
+ * every run.  @flags: BENCH_*.
  */
 static struct bench_results *bench_sweep(struct kunit *test,
 					 const struct bench_trace *tr,
-					 unsigned long policies, bool print)
+					 unsigned long policies,
+					 unsigned int scan_ms,
+					 unsigned long flags)
 {
+	unsigned int nr_widths = flags & BENCH_ONE_WIDTH ? 1 :
+				 NR_BENCH_TIME_BITS;
 	struct bench_results *res;
 	struct bench_result *r;
 	struct bench_sim *sim;
@@ -1071,14 +1289,14 @@ static struct bench_results *bench_sweep(struct kunit *test,
 		     BENCH_FAST_RUN_MS % MEMTIER_RATELIMIT_WINDOW_MS);
 	windows = tr->run_ms / MEMTIER_RATELIMIT_WINDOW_MS;
 
-	if (print)
+	if (flags & BENCH_SERIES)
 		bench_config(test, tr);
 	for (pol = 0; pol < NR_BENCH_POLICIES; pol++) {
 		if (!(policies & BIT(pol)))
 			continue;
 		uses = bench_policy_uses[pol];
 		for (l = 0; l < NR_BENCH_LIMITS; l++) {
-			for (w = 0; w < NR_BENCH_TIME_BITS; w++) {
+			for (w = 0; w < nr_widths; w++) {
 				r = &res->r[pol][l][w];
 				/* The run this one would repeat, if any. */
 				sl = uses & BENCH_USES_LIMIT ? l : 0;
@@ -1090,10 +1308,10 @@ static struct bench_results *bench_sweep(struct kunit *test,
 					continue;
 				}
 				bench_run(sim, tr, pol, bench_limits_mbps[l],
-					  bench_time_bits[w]);
+					  bench_time_bits[w], scan_ms);
 				bench_check_sim(test, sim);
 				bench_collect(sim, r);
-				if (print && !l && !w)
+				if (flags & BENCH_SERIES && !l && !w)
 					bench_print_series(test, sim);
 				if (!sim->win_rl)
 					continue;
@@ -1122,8 +1340,10 @@ static struct bench_results *bench_sweep(struct kunit *test,
 		}
 	}
 
-	if (!print)
+	if (!(flags & BENCH_LINES)) {
+		kunit_release_action(test, bench_kvfree, sim);
 		return res;
+	}
 	for (pol = 0; pol < NR_BENCH_POLICIES; pol++)
 		for (l = 0; l < NR_BENCH_LIMITS; l++)
 			for (w = 0; w < NR_BENCH_TIME_BITS; w++)
@@ -1131,8 +1351,9 @@ static struct bench_results *bench_sweep(struct kunit *test,
 				    (!w || bench_time_bits[w] != bench_time_bits[0]))
 					bench_print(test, tr, pol,
 						    bench_limits_mbps[l],
-						    bench_time_bits[w],
+						    bench_time_bits[w], scan_ms,
 						    &res->r[pol][l][w]);
+	kunit_release_action(test, bench_kvfree, sim);
 	return res;
 }
 
@@ -1179,8 +1400,10 @@ static struct bench_results *bench_workload(struct kunit *test,
 	const struct bench_trace *tr;
 	struct bench_results *res;
 
-	tr = bench_trace_build(test, &bench_workloads[kind], BENCH_RUN_MS);
-	res = bench_sweep(test, tr, BIT(NR_BENCH_POLICIES) - 1, true);
+	tr = bench_trace_build(test, &bench_workloads[kind], BENCH_RUN_MS,
+			       BENCH_ACCESSES_PER_MS, 0);
+	res = bench_sweep(test, tr, BIT(NR_BENCH_POLICIES) - 1,
+			  BENCH_SCAN_PERIOD_MS, BENCH_LINES | BENCH_SERIES);
 	bench_check_ceilings(test, tr, res);
 	return res;
 }
@@ -1217,8 +1440,8 @@ static void memtier_bench_hotmove(struct kunit *test)
 	struct bench_results *res = bench_workload(test, BENCH_HOTMOVE);
 	int pol;
 
-	/* Every policy finds the new hot set. */
-	for (pol = 0; pol < NR_BENCH_POLICIES; pol++)
+	/* Every policy that promotes finds the new hot set. */
+	for (pol = BENCH_NONE + 1; pol < NR_BENCH_POLICIES; pol++)
 		KUNIT_EXPECT_GE_MSG(test, BENCH_R(res, pol)->settle_ms, 0,
 				    "hotmove: %s never settles",
 				    bench_policy_names[pol]);
@@ -1240,8 +1463,10 @@ static void memtier_bench_uniform(struct kunit *test)
 static void memtier_bench_reproducible(struct kunit *test)
 {
 	const struct bench_workload *wl = &bench_workloads[BENCH_HOTMOVE];
-	struct bench_trace *a = bench_trace_build(test, wl, BENCH_RUN_MS);
-	struct bench_trace *b = bench_trace_build(test, wl, BENCH_RUN_MS);
+	struct bench_trace *a = bench_trace_build(test, wl, BENCH_RUN_MS,
+						  BENCH_ACCESSES_PER_MS, 0);
+	struct bench_trace *b = bench_trace_build(test, wl, BENCH_RUN_MS,
+						  BENCH_ACCESSES_PER_MS, 0);
 	struct bench_sim *x, *y;
 
 	KUNIT_EXPECT_EQ(test, memcmp(a->page, b->page,
@@ -1252,9 +1477,9 @@ static void memtier_bench_reproducible(struct kunit *test)
 	x = bench_kvmalloc(test, 1, sizeof(*x));
 	y = bench_kvmalloc(test, 1, sizeof(*y));
 	bench_run(x, a, BENCH_AUTOADJUST, bench_limits_mbps[0],
-		  BENCH_KERNEL_TIME_BITS);
+		  BENCH_KERNEL_TIME_BITS, BENCH_SCAN_PERIOD_MS);
 	bench_run(y, b, BENCH_AUTOADJUST, bench_limits_mbps[0],
-		  BENCH_KERNEL_TIME_BITS);
+		  BENCH_KERNEL_TIME_BITS, BENCH_SCAN_PERIOD_MS);
 	KUNIT_EXPECT_EQ(test, x->nr_promoted, y->nr_promoted);
 	KUNIT_EXPECT_EQ(test, x->nr_demoted, y->nr_demoted);
 	KUNIT_EXPECT_EQ(test, memcmp(x->fast, y->fast, sizeof(x->fast)), 0);
@@ -1297,7 +1522,7 @@ static void memtier_bench_belady_by_hand(struct kunit *test)
 
 	sim = bench_kvmalloc(test, 1, sizeof(*sim));
 	bench_sim_init(sim, tr, BENCH_BELADY, bench_limits_mbps[0],
-		       BENCH_KERNEL_TIME_BITS);
+		       BENCH_KERNEL_TIME_BITS, BENCH_SCAN_PERIOD_MS);
 	for (i = 0; i < tr->nr_accesses; i++) {
 		bench_belady_access(sim, tr->page[i], i, 0);
 		/* Not promoted at the end of round one. */
@@ -1328,16 +1553,60 @@ static void memtier_bench_fast(struct kunit *test)
 	struct bench_results *res;
 
 	tr = bench_trace_build(test, &bench_workloads[BENCH_GAUSS],
-			       BENCH_FAST_RUN_MS);
+			       BENCH_FAST_RUN_MS, BENCH_ACCESSES_PER_MS, 0);
 	res = bench_sweep(test, tr,
 			  BIT(BENCH_BASE) | BIT(BENCH_RATELIMIT) |
 			  BIT(BENCH_AUTOADJUST) | BIT(BENCH_REPEAT) |
-			  BIT(BENCH_STATIC) | BIT(BENCH_BELADY), false);
+			  BIT(BENCH_PGHOT) | BIT(BENCH_MEMTIS) |
+			  BIT(BENCH_DAMON) | BIT(BENCH_STATIC) |
+			  BIT(BENCH_BELADY), BENCH_SCAN_PERIOD_MS, 0);
 	bench_check_ceilings(test, tr, res);
 	/* At 1 MB/s the limit binds: base promotes more than the rest. */
 	KUNIT_EXPECT_LT(test, BENCH_R(res, BENCH_AUTOADJUST)->promoted,
 			BENCH_R(res, BENCH_BASE)->promoted);
 	KUNIT_EXPECT_GT(test, BENCH_R(res, BENCH_AUTOADJUST)->hot, 0ul);
+}
+
+/*
+ * Every workload again over the trace seeds, access rates and scan
+ * periods of the sweep, at the kernel's field width: the online
+ * policies and both ceilings, whose lines the report turns into
+ * verdicts per configuration.  The main cases run the first
+ * configuration.  Belady's bound holds in each; the static placement,
+ * not a bound, is checked by the main cases only.
+ */
+static void bench_sweep_trace(struct kunit *test,
+			      const struct bench_workload *wl,
+			      unsigned int seed, unsigned int accesses_per_ms)
+{
+	struct bench_results *res;
+	struct bench_trace *tr;
+	unsigned int s, scan_ms;
+
+	tr = bench_trace_build(test, wl, BENCH_RUN_MS, accesses_per_ms, seed);
+	for (s = 0; s < ARRAY_SIZE(bench_sweep_scans_ms); s++) {
+		scan_ms = bench_sweep_scans_ms[s];
+		/* The main cases' configuration. */
+		if (!seed && accesses_per_ms == BENCH_ACCESSES_PER_MS &&
+		    scan_ms == BENCH_SCAN_PERIOD_MS)
+			continue;
+		res = bench_sweep(test, tr, BIT(NR_BENCH_POLICIES) - 1, scan_ms,
+				  BENCH_LINES | BENCH_ONE_WIDTH);
+		bench_check_ceiling(test, tr, res, BENCH_BELADY);
+		kunit_release_action(test, bench_kvfree, res);
+	}
+	bench_trace_free(test, tr);
+}
+
+static void memtier_bench_sweep(struct kunit *test)
+{
+	unsigned int k, seed, a;
+
+	for (k = 0; k < ARRAY_SIZE(bench_workloads); k++)
+		for (seed = 0; seed < BENCH_NR_SEEDS; seed++)
+			for (a = 0; a < ARRAY_SIZE(bench_sweep_rates); a++)
+				bench_sweep_trace(test, &bench_workloads[k],
+						  seed, bench_sweep_rates[a]);
 }
 
 static struct kunit_case memtier_bench_cases[] = {
@@ -1348,6 +1617,7 @@ static struct kunit_case memtier_bench_cases[] = {
 	KUNIT_CASE_SLOW(memtier_bench_hotmove),
 	KUNIT_CASE_SLOW(memtier_bench_uniform),
 	KUNIT_CASE_SLOW(memtier_bench_reproducible),
+	KUNIT_CASE_SLOW(memtier_bench_sweep),
 	{}
 };
 

@@ -12,16 +12,22 @@ are the suite's
   benchcfg workload=W fast_pages=... time_bits=K,12 limits_mbps=1,2,4,8
         series_limit_mbps=L default_policy=P
   bench workload=W policy=P limit_mbps=L access_ratio=R promote_mbps=M
-        demote_mbps=D time_bits=B settle_ms=S
+        demote_mbps=D time_bits=B settle_ms=S seed=K accesses_per_ms=A
+        scan_ms=T
   benchts workload=W policy=P limit_mbps=L t_ms=T access_ratio=R
         promote_mbps=M
 
 wherever they sit in a line (printk time stamps, the KUnit "# case:"
 prefix and colours are ignored); a line seen twice counts once.
 
-Prints, per field width and workload, a table of the policies at every
-rate limit, then the bench lines themselves, then the issue's three
-targets, met or missed, with the numbers behind each.  Plots: PLOT.png,
+The configuration (seed, accesses_per_ms, scan_ms) of the main cases,
+seed 0 at benchcfg's rate and scan period, is the main one; a line
+without those fields belongs to it.  Prints, for the main configuration,
+per field width and workload, a table of the policies at every rate
+limit, then the bench lines themselves, then the issue's three targets,
+met or missed, with the numbers behind each; then, for every
+configuration of the sweep, targets 2 and 3 for each online policy, and
+how many configurations each meets.  Plots: PLOT.png,
 per workload, access ratio against promotion traffic, a line per policy
 over the rate limits and the two ceilings as horizontal lines (at the
 kernel's field width); PLOT-ts.png, the access ratio and the promotion
@@ -43,9 +49,15 @@ SYSTEM_PYTHON = "/usr/bin/python3"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 KV = re.compile(r"(\w+)=(\S+)")
 LINE = re.compile(r"(?:^|[\s:])(benchcfg|benchts|bench)((?: \w+=\S+)+)\s*$")
-POLICY_ORDER = ("base", "threshold", "ratelimit", "autoadjust", "freq2",
-                "repeat", "static", "belady")
+POLICY_ORDER = ("none", "base", "threshold", "ratelimit", "autoadjust", "repeat",
+                "pghot", "memtis", "damon", "static", "belady")
 CEILINGS = ("static", "belady")
+# Never promotes: no traffic, the fast tier as first touch filled it.
+NO_PROMOTION = "none"
+# What is not a policy a user would run.
+REFERENCES = CEILINGS + (NO_PROMOTION,)
+# The policies a user could pick instead of the kernel's (target 3).
+PEERS = ("pghot", "memtis", "damon")
 
 
 def have_matplotlib():
@@ -86,8 +98,10 @@ def read_lines(paths):
 
 
 def parse(lines):
-    """Return (config, {(w, p, limit, bits): fields},
-    {(w, p): {t: fields}}, order of (w, p))."""
+    """Return (config, {sweep config: {(w, p, limit, bits): fields}},
+    {(w, p): {t: fields}}, order of (w, p)).  A sweep configuration is
+    (seed, accesses_per_ms, scan_ms) as strings, None where a line has
+    no such field (the main configuration's)."""
     cfg = {}
     bench = {}
     series = {}
@@ -108,7 +122,9 @@ def parse(lines):
                 order.append(wp)
             key = wp + (fields.get("limit_mbps", "?"),
                         fields.get("time_bits", "?"))
-            bench[key] = fields
+            conf = (fields.get("seed"), fields.get("accesses_per_ms"),
+                    fields.get("scan_ms"))
+            bench.setdefault(conf, {})[key] = fields
         elif "t_ms" in fields:
             series.setdefault(wp, {})[int(fields["t_ms"])] = fields
     return cfg, bench, series, order
@@ -244,46 +260,70 @@ def target_traffic(bench, bits):
     return ok, "; ".join(lines)
 
 
+CEILING_WORKLOADS = ("gauss", "zipf")
+
+
+def ceiling_share(bench, bits, policy, w, ratio="access_ratio"):
+    """The best share of the static ceiling's access ratio @policy
+    reaches on @w at a limit it stays within, and that limit; None if
+    it stays within none.  @ratio: access_ratio, the whole run's, or
+    late_ratio, its second half's."""
+    best = None
+    for lim in limits_of(bench):
+        f = bench.get((w, policy, lim, bits))
+        ceil = bench.get((w, "static", lim, bits))
+        if not f or not ceil or not num(ceil, ratio) > 0:
+            continue
+        if num(f, "promote_mbps") > num({"x": lim}, "x"):
+            continue
+        share = 100 * num(f, ratio) / num(ceil, ratio)
+        if best is None or share > best[0]:
+            best = (share, lim)
+    return best
+
+
 def target_ceiling(bench, bits, default):
     """(2) the default at >= 95% of the static ceiling on gauss and zipf,
     promoting no more than the limit."""
     ok = True
     lines = []
-    for w in ("gauss", "zipf"):
-        best = None
-        for lim in limits_of(bench):
-            f = bench.get((w, default, lim, bits))
-            ceil = bench.get((w, "static", lim, bits))
-            if not f or not ceil or num(ceil, "access_ratio") <= 0:
-                continue
-            if num(f, "promote_mbps") > num({"x": lim}, "x"):
-                continue
-            share = 100 * num(f, "access_ratio") / num(ceil, "access_ratio")
-            if best is None or share > best[0]:
-                best = (share, lim)
+    for w in CEILING_WORKLOADS:
+        best = ceiling_share(bench, bits, default, w)
         if best is None:
             ok = False
             lines.append(f"{w}: never within its limit")
             continue
         ok = ok and best[0] >= 95
-        lines.append(f"{w}: {best[0]:.1f}% at {best[1]} MB/s")
+        late = ceiling_share(bench, bits, default, w, "late_ratio")
+        late = "" if late is None else \
+            f" (second half {late[0]:.1f}% at {late[1]} MB/s)"
+        lines.append(f"{w}: {best[0]:.1f}% at {best[1]} MB/s{late}")
     return ok, "; ".join(lines)
 
 
-def target_curve(bench, order, bits, default):
-    """(3) the default on or above every peer's ratio-vs-traffic curve on
-    at least 3 of the 4 workloads."""
+def curve_wins(bench, order, bits, default, peers=PEERS):
+    """The workloads on which the default is on or above the curve of
+    every policy of @peers (None: every other online policy), how many
+    it has points on, and a line per workload.  The default's curve
+    starts at no traffic, at the ratio of never promoting, when the log
+    has it: alternating a policy with none reaches any point between."""
     won = 0
+    total = 0
     lines = []
     for w in workloads_of(order):
         mine = points(bench, w, default, bits)
         if not mine:
             continue
+        total += 1
+        mine += [(0.0, r, lim) for _, r, lim in
+                 points(bench, w, NO_PROMOTION, bits)[:1]]
         leftmost = min(mine)[1]
         beaten = []
         undecided = []
         for p in policies_of(order, w):
-            if p in (default,) + CEILINGS:
+            if p in (default,) + REFERENCES:
+                continue
+            if peers is not None and p not in peers:
                 continue
             seen = set()
             for t, r, lim in points(bench, w, p, bits):
@@ -309,8 +349,14 @@ def target_curve(bench, order, bits, default):
             verdict += "; left of its curve, undecided: " + \
                 " ".join(undecided)
         lines.append(f"{w}: {verdict}")
-    return won >= 3, f"{won} of {len(workloads_of(order))}: " + \
-        "; ".join(lines)
+    return won, total, lines
+
+
+def target_curve(bench, order, bits, default, peers=PEERS):
+    """(3) the default on or above every peer's ratio-vs-traffic curve on
+    at least 3 of the 4 workloads."""
+    won, total, lines = curve_wins(bench, order, bits, default, peers)
+    return won >= 3, f"{won} of {total}: " + "; ".join(lines)
 
 
 def print_targets(cfg, bench, order):
@@ -328,15 +374,89 @@ def print_targets(cfg, bench, order):
                                                 default)), 1):
         verdict = "no data" if ok is None else "met" if ok else "missed"
         print(f"  target {n}: {verdict}: {why}")
-    print("targets 2 and 3 with each online policy as the default:")
+    print("  target 3 against every other online policy, the kernel's"
+          " included: " + target_curve(bench, order, bits, default,
+                                       None)[1])
+    print("targets 2 and 3 with each online policy as the default"
+          f" (peers: {', '.join(PEERS)}):")
     for p in sorted({k[1] for k in bench}, key=policy_rank):
-        if p in CEILINGS:
+        if p in REFERENCES:
             continue
         ok2, why2 = target_ceiling(bench, bits, p)
         ok3, why3 = target_curve(bench, order, bits, p)
         print(f"  {p}: target 2 {'met' if ok2 else 'missed'} ({why2});"
               f" target 3 {'met' if ok3 else 'missed'}"
               f" ({why3.split(':')[0]})")
+    print()
+
+
+def conf_name(conf):
+    return f"seed={conf[0]} accesses_per_ms={conf[1]} scan_ms={conf[2]}"
+
+
+def split_configs(cfg, by_conf):
+    """The main configuration's lines, and the sweep's by configuration
+    (the main one first)."""
+    main_conf = ("0", cfg.get("accesses_per_ms"), cfg.get("scan_period_ms"))
+    main = dict(by_conf.get((None, None, None), {}))
+    main.update(by_conf.get(main_conf, {}))
+    sweep = {main_conf: main}
+    for conf in sorted((c for c in by_conf if None not in c),
+                       key=lambda c: tuple(int(x) for x in c)):
+        if conf != main_conf:
+            sweep[conf] = by_conf[conf]
+    return main, sweep
+
+
+def print_sweep(cfg, sweep, order):
+    """Targets 2 and 3 for each online policy in every configuration,
+    at the kernel's field width, and the configurations each meets."""
+    if len(sweep) < 2:
+        return
+    main = next(iter(sweep.values()))
+    bits = widths_of(cfg, main)[0]
+    default = cfg.get("default_policy", "autoadjust")
+    pols = sorted({k[1] for b in sweep.values() for k in b
+                   if k[1] not in REFERENCES}, key=policy_rank)
+    print(f"sweep: per configuration, for each online policy, its share"
+          f" of the static ceiling on {' and '.join(CEILING_WORKLOADS)}"
+          f" within a limit (target 2: >= 95 on both) and the workloads"
+          f" on which it is on or above {', '.join(PEERS)} (target 3:"
+          f" >= 3); '*' marks both met; {bits}-bit field")
+    print(f"  {'configuration':<42}" +
+          "".join(f" {p:>16}" for p in pols))
+    met = {p: [0, 0, 0, 0] for p in pols}
+    for conf, b in sweep.items():
+        cells = []
+        for p in pols:
+            shares = [ceiling_share(b, bits, p, w)
+                      for w in CEILING_WORKLOADS]
+            ok2 = all(x is not None and x[0] >= 95 for x in shares)
+            won, total, _ = curve_wins(b, order, bits, p)
+            ok3 = won >= 3
+            met[p][0] += ok2
+            met[p][1] += ok3
+            met[p][2] += ok2 and ok3
+            met[p][3] += all(
+                x is not None and x[0] >= 95 for x in
+                (ceiling_share(b, bits, p, w, "late_ratio")
+                 for w in CEILING_WORKLOADS))
+            share = "/".join("-" if x is None else f"{x[0]:.1f}"
+                             for x in shares)
+            cell = f"{share} {won}/{total}{'*' if ok2 and ok3 else ' '}"
+            cells.append(f" {cell:>16}")
+        print(f"  {conf_name(conf):<42}" + "".join(cells))
+    n = len(sweep)
+    print(f"configurations met, of {n}:")
+    for p in pols:
+        mark = " (the kernel's default)" if p == default else ""
+        print(f"  {p}{mark}: target 2 in {met[p][0]}, target 3 in"
+              f" {met[p][1]}, both in {met[p][2]}; target 2 on the"
+              f" second half of the run in {met[p][3]}")
+    both = met.get(default, [0, 0, 0, 0])[2]
+    print(f"sweep verdict: the default, {default}, meets targets 2 and 3"
+          f" in {both} of {n} configurations:"
+          f" {'robust' if both == n else 'not robust'}")
     print()
 
 
@@ -467,7 +587,8 @@ def main():
                     help="the PNG to write (default: bench.png)")
     args = ap.parse_args()
 
-    cfg, bench, series, order = parse(read_lines(args.logs))
+    cfg, by_conf, series, order = parse(read_lines(args.logs))
+    bench, sweep = split_configs(cfg, by_conf)
     if not bench:
         print("bench-report: no 'bench workload=' line in the log")
         return 1
@@ -477,6 +598,7 @@ def main():
         print()
     print_tables(cfg, bench, order)
     print_targets(cfg, bench, order)
+    print_sweep(cfg, sweep, order)
 
     png = os.path.abspath(args.output)
     os.makedirs(os.path.dirname(png), exist_ok=True)
