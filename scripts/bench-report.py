@@ -54,8 +54,8 @@ POLICY_ORDER = ("none", "base", "threshold", "ratelimit", "autoadjust", "repeat"
 CEILINGS = ("static", "belady")
 # Never promotes: no traffic, the fast tier as first touch filled it.
 NO_PROMOTION = "none"
-# Sees every access, not only hint faults: the bound of selection by
-# the past on the same rate limit and demotion, not a policy to run.
+# Sees every access, not only hint faults: a reference for selection
+# by the past on the same rate limit and demotion, not a policy to run.
 SEES_ALL = "counts"
 # What is not a policy a user would run.
 REFERENCES = CEILINGS + (NO_PROMOTION, SEES_ALL)
@@ -382,7 +382,7 @@ def print_targets(cfg, bench, order):
                                        None)[1])
     ok2, why2 = target_ceiling(bench, bits, SEES_ALL)
     if "never" not in why2:
-        print(f"  bound of target 2: {SEES_ALL}, which sees every access,"
+        print(f"  reference for target 2: {SEES_ALL}, which sees every access,"
               f" {'reaches' if ok2 else 'misses'} it: {why2}")
     print("targets 2 and 3 with each online policy as the default"
           f" (peers: {', '.join(PEERS)}):")
@@ -423,7 +423,7 @@ def print_sweep(cfg, sweep, order):
     main = next(iter(sweep.values()))
     bits = widths_of(cfg, main)[0]
     default = cfg.get("default_policy", "autoadjust")
-    # The bound that sees every access, last, beside the policies.
+    # The reference that sees every access, last, beside the policies.
     pols = sorted({k[1] for b in sweep.values() for k in b
                    if k[1] not in REFERENCES or k[1] == SEES_ALL},
                   key=policy_rank)
@@ -459,7 +459,7 @@ def print_sweep(cfg, sweep, order):
     print(f"configurations met, of {n}:")
     for p in pols:
         mark = " (the kernel's default)" if p == default else \
-            " (a bound: sees every access)" if p == SEES_ALL else ""
+            " (a reference: sees every access)" if p == SEES_ALL else ""
         print(f"  {p}{mark}: target 2 in {met[p][0]}, target 3 in"
               f" {met[p][1]}, both in {met[p][2]}; target 2 on the"
               f" second half of the run in {met[p][3]}")
